@@ -1,0 +1,56 @@
+package dev.leasehold;
+
+import java.time.Duration;
+
+/**
+ * Argument checks shared by every backend, so a bad value gets the same message
+ * everywhere: the argument's name, the value, and the limit it broke.
+ */
+public final class Args {
+
+    /** Longest lock name accepted, in characters: names are keys, not payloads. */
+    public static final int MAX_NAME_LENGTH = 1024;
+
+    private Args() {
+    }
+
+    /**
+     * Returns {@code name} if it is a usable lock name.
+     *
+     * @throws IllegalArgumentException if it is null, empty, blank or longer than {@link #MAX_NAME_LENGTH}
+     */
+    public static String lockName(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("lock name must not be null");
+        }
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("lock name must not be empty or blank");
+        }
+        if (name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("lock name must be at most " + MAX_NAME_LENGTH
+                    + " characters, got " + name.length());
+        }
+        return name;
+    }
+
+    /**
+     * Returns {@code value} if {@code min <= value <= max}.
+     *
+     * @throws IllegalArgumentException naming {@code argument} and the broken limit
+     */
+    public static Duration within(String argument, Duration value, Duration min, Duration max) {
+        if (value == null) {
+            throw new IllegalArgumentException(argument + " must not be null");
+        }
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(argument + " must not be negative, got " + value);
+        }
+        if (value.compareTo(min) < 0) {
+            throw new IllegalArgumentException(argument + " must be at least " + min + ", got " + value);
+        }
+        if (value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(argument + " must be at most " + max + ", got " + value);
+        }
+        return value;
+    }
+}

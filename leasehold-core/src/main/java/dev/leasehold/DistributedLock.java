@@ -1,0 +1,69 @@
+package dev.leasehold;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A named lock shared by every client of the same backend. Cheap to create, thread-safe and
+ * reusable: each acquisition returns a new {@link Lease}, and the lease (not the thread) owns it.
+ *
+ * <p>Every acquire either returns a lease that holds the lock or throws; none returns without
+ * the lock, and an error is never turned into {@code false}. An acquire that fails, times out
+ * or is interrupted cleans up whatever it took on the server before it returns.
+ *
+ * <p>This lock is <b>not reentrant</b>: a second acquire by the same thread waits like any
+ * other client. Use {@link #asJavaLock()} for per-thread reentrancy.
+ */
+public interface DistributedLock {
+
+    /** Longest wait accepted by the acquire methods. */
+    Duration MAX_WAIT = Duration.ofDays(30);
+
+    /** The lock name, as given to {@link LockClient#lock(String)}. */
+    String name();
+
+    /** The options every lease of this lock is held with. */
+    LockOptions options();
+
+    /**
+     * Waits as long as it takes to acquire the lock.
+     *
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LockInterruptedException if the thread is interrupted while waiting
+     */
+    Lease acquire();
+
+    /**
+     * Waits up to {@code wait} to acquire the lock. {@link Duration#ZERO} tries once.
+     *
+     * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     * @throws LockTimeoutException if another holder kept the lock for the whole wait
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LockInterruptedException if the thread is interrupted while waiting
+     */
+    Lease acquire(Duration wait);
+
+    /**
+     * Like {@link #acquire(Duration)}, but an elapsed wait gives an empty result instead of
+     * {@link LockTimeoutException}. Backend failures still throw.
+     */
+    Optional<Lease> tryAcquire(Duration wait);
+
+    /**
+     * Acquires without blocking the caller. The future completes with the lease, or
+     * exceptionally with {@link LockTimeoutException} or {@link LockUnavailableException}.
+     * Cancelling the future abandons the attempt and releases anything it took.
+     *
+     * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     */
+    CompletableFuture<Lease> acquireAsync(Duration wait);
+
+    /**
+     * A {@link Lock} view for drop-in use, reentrant per thread: the hold count is kept locally,
+     * so re-entry costs no round trip and issues no new token. The view is shared: every call
+     * returns the same object. {@link Lock#newCondition()} is not supported.
+     */
+    ReentrantLeaseLock asJavaLock();
+}

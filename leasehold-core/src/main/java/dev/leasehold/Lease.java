@@ -1,0 +1,71 @@
+package dev.leasehold;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One successful acquisition of a lock: the holder owns it until it calls {@link #release()}
+ * (or {@link #close()}) or the lease is lost.
+ *
+ * <p><b>Ownership belongs to this object, not to a thread.</b> Any thread, virtual thread or
+ * callback holding the reference may use or release it. All methods are thread-safe.
+ *
+ * <p><b>What a lease guarantees.</b> While {@link #isValid()} is true, no other client has been
+ * granted the same lock by this backend, provided the server's clock rate and the client's
+ * stay within the drift allowance and the backend did not lose the key (a failover of an
+ * asynchronously replicated Redis can). A lease cannot stop a paused holder: between a check
+ * of {@code isValid()} and the next write, the lease may expire. That is why every write to a
+ * shared resource should carry {@link #token()} through a {@link FenceGuard}.
+ */
+public interface Lease extends AutoCloseable {
+
+    /** The name of the lock this lease holds. */
+    String lockName();
+
+    /**
+     * The fencing token of this lease: strictly greater than every token issued earlier for the
+     * same lock name to a different lease. Pass it with every write the lease protects.
+     */
+    long token();
+
+    /**
+     * True while the lease is held and its local deadline has not passed. Turns false at the
+     * deadline without any server round trip, even if the backend cannot be reached.
+     */
+    boolean isValid();
+
+    /** Time left before the local deadline; {@link Duration#ZERO} once the lease is not valid. */
+    Duration remaining();
+
+    /**
+     * Returns normally if the lease is valid.
+     *
+     * @throws LeaseLostException if it was lost or already released
+     */
+    void ensureValid();
+
+    /**
+     * Completes, with the reason, when the lease is lost: a renewal found another holder (or no
+     * key), or the local deadline passed without a successful renewal. It completes no later
+     * than the local deadline (plus scheduler latency). It never completes after a normal release.
+     * Callbacks run on the client's renewal thread: keep them short or hand off.
+     */
+    CompletionStage<LeaseLostException> lost();
+
+    /**
+     * Releases the lock if this lease still holds it, with a compare-and-delete that can never
+     * remove another holder's key. Idempotent and safe to retry: a second call returns the
+     * first call's status without a new round trip. Stops renewal before anything else, so a
+     * renewal can never revive a released lease.
+     *
+     * @return {@link ReleaseStatus#RELEASED} if the lock was ours and is now free,
+     *         {@link ReleaseStatus#ALREADY_LOST} if the lease had expired or been taken over
+     * @throws LockUnavailableException if the backend could not be reached; the call may be
+     *         retried, and the key expires by its ttl in any case
+     */
+    ReleaseStatus release();
+
+    /** Same as {@link #release()}, for try-with-resources. */
+    @Override
+    void close();
+}

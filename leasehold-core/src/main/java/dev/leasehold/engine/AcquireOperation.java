@@ -1,0 +1,262 @@
+package dev.leasehold.engine;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockTimeoutException;
+import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.ReleaseSignal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One acquisition, from the first attempt to a lease or an error: the waiting engine shared by
+ * every lock kind.
+ *
+ * <p>An operation first joins its client's {@link WaitQueues local queue} for the lock name and
+ * talks to the backend only once it is the head. The head's first attempt goes out without a
+ * subscription, so an uncontended acquire is one round trip. If the lock is held, the head
+ * subscribes to release notifications, then retries (a release between the first attempt and
+ * the subscription is caught by that retry), and from then on retries when a notification
+ * arrives or the {@link WaitPolicy} timer fires, whichever comes first. The notification future
+ * is taken before each attempt is sent, so a release that lands while the attempt's answer is in
+ * flight still wakes the waiter.
+ *
+ * <p>On success the operation stays at the head of the local queue until its lease ends. Failure,
+ * timeout and cancellation all end in {@link #cleanup()}: the backend is told to forget the waiter
+ * and to release the lock if a late attempt took it, the subscription is dropped, and the queue
+ * moves on. Completions for asynchronous callers are handed to the engine's callback executor, so
+ * user code never runs on (or blocks) a client I/O thread.
+ */
+final class AcquireOperation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AcquireOperation.class);
+
+    private final EngineLock lock;
+    private final LeaseEngine engine;
+    private final Duration wait;
+    private final long waitDeadlineNanos;
+    private final boolean blockingCaller;
+    private final String holder = HolderIds.newId();
+    private final String waiter = HolderIds.newId();
+    private final CompletableFuture<Lease> result = new CompletableFuture<>();
+    private final CompletableFuture<Void> cleanedUp = new CompletableFuture<>();
+    private final AtomicBoolean turnTaken = new AtomicBoolean();
+    private volatile boolean talkedToBackend;
+    private final AtomicBoolean cleanupStarted = new AtomicBoolean();
+    private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
+    private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
+    private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
+
+    /**
+     * @param wait           how long to wait, or {@code null} to wait without limit
+     * @param blockingCaller whether a thread blocks on the result: then it may be completed from
+     *                       an I/O thread directly, saving a thread hop on every acquire
+     */
+    AcquireOperation(EngineLock lock, LeaseEngine engine, Duration wait, boolean blockingCaller) {
+        this.lock = lock;
+        this.engine = engine;
+        this.wait = wait;
+        this.blockingCaller = blockingCaller;
+        this.waitDeadlineNanos = wait == null ? 0 : System.nanoTime() + wait.toNanos();
+        result.whenComplete((lease, error) -> {
+            if (result.isCancelled()) {
+                cleanup();
+            }
+        });
+    }
+
+    /** Joins the local queue and starts once at its head; cancelling the future abandons the operation. */
+    CompletableFuture<Lease> start() {
+        if (engine.queues().enter(lock.name(), this)) {
+            takeTurn();
+        } else if (wait != null) {
+            queuedTimeout.set(engine.scheduler().schedule(this::timeOutInQueue, waitDeadlineNanos - System.nanoTime()));
+            if (turnTaken.get()) {
+                cancelQueuedTimeout();
+            }
+        }
+        return result;
+    }
+
+    /** Cancels the operation (if still running) and returns a future that completes when cleanup is done. */
+    CompletableFuture<Void> cancel() {
+        if (!result.cancel(false) && !result.isCompletedExceptionally()) {
+            cleanedUp.complete(null);
+        }
+        return cleanedUp;
+    }
+
+    /** Called once this operation is the head of its local queue. */
+    void takeTurn() {
+        if (turnTaken.compareAndSet(false, true)) {
+            cancelQueuedTimeout();
+            talkedToBackend = true;
+            attempt();
+        }
+    }
+
+    /** The lease this operation produced ended: the next local operation may go. */
+    void leaseEnded() {
+        engine.queues().leave(lock.name(), this);
+    }
+
+    private void timeOutInQueue() {
+        if (turnTaken.compareAndSet(false, true)) {
+            fail(new LockTimeoutException(lock.name(), wait));
+        }
+    }
+
+    private void cancelQueuedTimeout() {
+        ScheduledFuture<?> timeout = queuedTimeout.getAndSet(null);
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+    }
+
+    private void attempt() {
+        if (result.isDone()) {
+            return;
+        }
+        ReleaseSignal subscribed = signal.get();
+        CompletableFuture<Void> wake = subscribed == null ? null : subscribed.next();
+        long sentAt = System.nanoTime();
+        engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(), subscribed == null ? null : waiter)
+                .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                .whenComplete((outcome, error) -> {
+                    if (error != null) {
+                        cancel(wake);
+                        fail(Futures.translate(error, engine.protocol().describe(),
+                                "the acquire of '" + lock.name() + "'"));
+                    } else if (outcome instanceof Attempt.Acquired acquired) {
+                        cancel(wake);
+                        onAcquired(acquired.token(), sentAt);
+                    } else {
+                        onHeld(((Attempt.Held) outcome).remaining(), wake);
+                    }
+                });
+    }
+
+    private void onAcquired(long token, long sentAtNanos) {
+        ManagedLease lease = engine.newLease(lock, this, holder, token, sentAtNanos);
+        unsubscribe().whenComplete((ignored, error) -> cleanedUp.complete(null));
+        if (blockingCaller) {
+            deliver(lease);
+        } else {
+            engine.callbackExecutor().execute(() -> deliver(lease));
+        }
+    }
+
+    private void deliver(ManagedLease lease) {
+        if (!result.complete(lease)) {
+            lease.releaseAsync();
+        }
+    }
+
+    private void onHeld(Duration remaining, CompletableFuture<Void> wake) {
+        if (result.isDone()) {
+            cancel(wake);
+            return;
+        }
+        long untilDeadline = wait == null ? Long.MAX_VALUE : waitDeadlineNanos - System.nanoTime();
+        if (untilDeadline <= 0) {
+            cancel(wake);
+            fail(new LockTimeoutException(lock.name(), wait));
+            return;
+        }
+        if (wake == null) {
+            subscribeThenRetry();
+            return;
+        }
+        CompletableFuture<Void> timer = engine.scheduler().delay(engine.waitPolicy().recheckDelayNanos(remaining, untilDeadline));
+        CompletableFuture<Object> either = CompletableFuture.anyOf(timer, wake);
+        pendingWait.set(either);
+        either.whenComplete((ignored, error) -> {
+            timer.cancel(false);
+            wake.cancel(false);
+            attempt();
+        });
+        if (result.isDone()) {
+            either.cancel(false);
+        }
+    }
+
+    private void subscribeThenRetry() {
+        ReleaseSignal subscription = engine.protocol().subscribe(lock.name());
+        signal.set(subscription);
+        subscription.ready()
+                .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        fail(Futures.translate(error, engine.protocol().describe(),
+                                "the subscription to release notifications of '" + lock.name() + "'"));
+                    } else {
+                        attempt();
+                    }
+                });
+        // Finished meanwhile (cancelled, failed, or even acquired): the cleanup that ran may not
+        // have seen this subscription. Only drop it: abandoning here could delete a lock just won.
+        if (result.isDone()) {
+            unsubscribe();
+        }
+    }
+
+    /** Fails the operation (once) and cleans up; also used when the client closes. */
+    void fail(LeaseholdException error) {
+        if (blockingCaller) {
+            if (result.completeExceptionally(error)) {
+                cleanup();
+            }
+            return;
+        }
+        engine.callbackExecutor().execute(() -> {
+            if (result.completeExceptionally(error)) {
+                cleanup();
+            }
+        });
+    }
+
+    private void cleanup() {
+        cancelQueuedTimeout();
+        CompletableFuture<?> waiting = pendingWait.getAndSet(null);
+        if (waiting != null) {
+            waiting.cancel(false);
+        }
+        if (!cleanupStarted.compareAndSet(false, true)) {
+            unsubscribe();
+            return;
+        }
+        CompletableFuture<Void> abandoned = talkedToBackend
+                ? engine.protocol().abandon(lock.name(), holder, waiter)
+                        .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                : CompletableFuture.completedFuture(null);
+        engine.queues().leave(lock.name(), this);
+        abandoned.exceptionally(error -> {
+                    LOG.warn("Cleanup after an abandoned acquire of '{}' failed; anything it took expires by its ttl: {}",
+                            lock.name(), Futures.unwrap(error).toString());
+                    return null;
+                })
+                .thenCompose(ignored -> unsubscribe())
+                .whenComplete((ignored, error) -> cleanedUp.complete(null));
+    }
+
+    private CompletableFuture<Void> unsubscribe() {
+        ReleaseSignal subscribed = signal.getAndSet(null);
+        if (subscribed == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return subscribed.unsubscribe().exceptionally(error -> null);
+    }
+
+    private static void cancel(CompletableFuture<?> future) {
+        if (future != null) {
+            future.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.leasehold.engine;
+
+import dev.leasehold.Args;
+import dev.leasehold.DistributedLock;
+import dev.leasehold.Lease;
+import dev.leasehold.LockInterruptedException;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockTimeoutException;
+import dev.leasehold.ReentrantLeaseLock;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The {@link DistributedLock} of every engine-backed backend: argument checks and the blocking
+ * forms, over one {@link AcquireOperation} per acquisition.
+ */
+final class EngineLock implements DistributedLock {
+
+    private final String name;
+    private final LockOptions options;
+    private final LeaseEngine engine;
+    private final ReentrantLeaseLock javaLock;
+
+    EngineLock(String name, LockOptions options, LeaseEngine engine) {
+        this.name = name;
+        this.options = options;
+        this.engine = engine;
+        this.javaLock = new ReentrantLeaseLock(this);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LockOptions options() {
+        return options;
+    }
+
+    @Override
+    public Lease acquire() {
+        return await(new AcquireOperation(this, engine, null, true));
+    }
+
+    @Override
+    public Lease acquire(Duration wait) {
+        return await(new AcquireOperation(this, engine, checkedWait(wait), true));
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(Duration wait) {
+        try {
+            return Optional.of(acquire(wait));
+        } catch (LockTimeoutException notAcquired) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public CompletableFuture<Lease> acquireAsync(Duration wait) {
+        Duration checked = checkedWait(wait);
+        engine.ensureOpen();
+        return new AcquireOperation(this, engine, checked, false).start();
+    }
+
+    @Override
+    public ReentrantLeaseLock asJavaLock() {
+        return javaLock;
+    }
+
+    private Lease await(AcquireOperation operation) {
+        engine.ensureOpen();
+        CompletableFuture<Lease> future = operation.start();
+        try {
+            return future.get();
+        } catch (InterruptedException interrupt) {
+            abandon(operation, future);
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(name, interrupt);
+        } catch (ExecutionException | CancellationException failure) {
+            throw Futures.translate(failure, engine.protocol().describe(), "the acquire of '" + name + "'");
+        }
+    }
+
+    /** Cancels an interrupted acquisition and waits (boundedly) until it has cleaned up. */
+    private void abandon(AcquireOperation operation, CompletableFuture<Lease> future) {
+        CompletableFuture<Void> cleanedUp = operation.cancel();
+        if (future.isDone() && !future.isCompletedExceptionally()) {
+            future.join().release();
+        }
+        long timeoutNanos = engine.settings().operationTimeout().toNanos() * 2;
+        try {
+            cleanedUp.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException again) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException cleanupFailed) {
+            // Cleanup logs its own failure; the key, if any, expires by its ttl.
+        }
+    }
+
+    private static Duration checkedWait(Duration wait) {
+        return Args.within("wait", wait, Duration.ZERO, MAX_WAIT);
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + name + ", " + options + "]";
+    }
+}

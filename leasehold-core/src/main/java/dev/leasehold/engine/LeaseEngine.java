@@ -1,0 +1,155 @@
+package dev.leasehold.engine;
+
+import dev.leasehold.Args;
+import dev.leasehold.DistributedLock;
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockOptions;
+import dev.leasehold.spi.LockProtocol;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * Turns a backend's {@link LockProtocol} into {@link DistributedLock}s: the waiting engine, the
+ * lease lifecycle and the client's single {@link RenewalScheduler}. A backend client creates one
+ * engine per protocol and closes it with the client.
+ */
+public final class LeaseEngine implements AutoCloseable {
+
+    /**
+     * Engine tuning.
+     *
+     * @param operationTimeout bound on every single backend call (acquire attempt, renewal,
+     *                         release); an acquire returns or throws within its wait plus this
+     * @param maxRecheck       longest a waiter sleeps between attempts when no release
+     *                         notification wakes it (jittered between half and all of it)
+     */
+    public record Settings(Duration operationTimeout, Duration maxRecheck) {
+
+        public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(3);
+        public static final Duration DEFAULT_MAX_RECHECK = Duration.ofSeconds(1);
+
+        public Settings {
+            Args.within("operationTimeout", operationTimeout, Duration.ofMillis(1), Duration.ofMinutes(5));
+            Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
+        }
+
+        public static Settings defaults() {
+            return new Settings(DEFAULT_OPERATION_TIMEOUT, DEFAULT_MAX_RECHECK);
+        }
+    }
+
+    private final LockProtocol protocol;
+    private final Settings settings;
+    private final RenewalScheduler scheduler = new RenewalScheduler();
+    private final WaitPolicy waitPolicy;
+    private final Executor callbackExecutor = ForkJoinPool.commonPool();
+    private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
+    private final WaitQueues queues = new WaitQueues();
+    private volatile boolean closed;
+
+    public LeaseEngine(LockProtocol protocol, Settings settings) {
+        this.protocol = Objects.requireNonNull(protocol, "protocol");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.waitPolicy = new WaitPolicy(settings.maxRecheck());
+    }
+
+    /**
+     * A lock over this engine's protocol.
+     *
+     * @throws IllegalArgumentException if the name is unusable or options is null
+     */
+    public DistributedLock lock(String name, LockOptions options) {
+        Args.lockName(name);
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null; use LockOptions.defaults()");
+        }
+        ensureOpen();
+        return new EngineLock(name, options, this);
+    }
+
+    /** Leases of this engine that are still held (not released, not lost). */
+    public int heldLeases() {
+        return held.size();
+    }
+
+    /** Lock names on which this client has a queued, waiting or holding acquisition. */
+    public int activeLockNames() {
+        return queues.names();
+    }
+
+    /** Acquisitions of this client queued, waiting or holding on {@code name}. */
+    public int queuedAcquisitions(String name) {
+        return queues.size(name);
+    }
+
+    /** Timer tasks pending on the renewal scheduler: renewal ticks and waiter timers. */
+    public int pendingTimers() {
+        return scheduler.pendingTasks();
+    }
+
+    /**
+     * Marks every held lease lost ("client closed": their keys expire by their ttl) and stops the
+     * renewal scheduler. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ManagedLease lease : Set.copyOf(held)) {
+            lease.markLost("the client was closed");
+        }
+        LeaseholdException closing = new LeaseholdException("The lock client was closed while this acquire waited");
+        queues.all().forEach(operation -> operation.fail(closing));
+        scheduler.close();
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new LeaseholdException("This lock client is closed; create a new one");
+        }
+    }
+
+    ManagedLease newLease(EngineLock lock, AcquireOperation operation, String holder, long token, long sentAtNanos) {
+        LockOptions options = lock.options();
+        ManagedLease lease = new ManagedLease(lock.name(), holder, token, options, protocol, scheduler,
+                sentAtNanos, settings.operationTimeout(), ended -> {
+                    held.remove(ended);
+                    operation.leaseEnded();
+                });
+        held.add(lease);
+        long deadline = sentAtNanos + options.ttl().minus(options.drift()).toNanos();
+        lease.activate(deadline);
+        return lease;
+    }
+
+    LockProtocol protocol() {
+        return protocol;
+    }
+
+    Settings settings() {
+        return settings;
+    }
+
+    WaitQueues queues() {
+        return queues;
+    }
+
+    RenewalScheduler scheduler() {
+        return scheduler;
+    }
+
+    WaitPolicy waitPolicy() {
+        return waitPolicy;
+    }
+
+    Executor callbackExecutor() {
+        return callbackExecutor;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.leasehold.engine;
+
+import dev.leasehold.LockOptions;
+import dev.leasehold.spi.LockProtocol;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The watchdog and deadline check of one lease, run on the client's {@link RenewalScheduler}.
+ *
+ * <p>Each tick first checks the local deadline (and declares the lease lost when it passed), then,
+ * in watchdog mode, sends one renewal unless one is still in flight. The next tick falls at the
+ * earlier of one renewal period and the deadline, so a lease whose renewals hang is still
+ * declared lost on time. In fixed-lease mode the only tick is the deadline itself.
+ *
+ * <p>A renewal answer only extends a lease that is still HELD (see {@link LeaseLifecycle#extend}),
+ * and {@link #stop()} cancels the pending tick after the lease left HELD; a tick that races with
+ * it re-checks the phase after scheduling and cancels its own successor, so no task leaks.
+ */
+final class Renewal {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Renewal.class);
+
+    private final ManagedLease lease;
+    private final LockProtocol protocol;
+    private final RenewalScheduler scheduler;
+    private final LockOptions options;
+    private final long periodNanos;
+    private final long ttlMinusDriftNanos;
+    private final long renewUntilNanos;
+    private final long callTimeoutNanos;
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+    private final AtomicReference<ScheduledFuture<?>> nextTick = new AtomicReference<>();
+
+    Renewal(ManagedLease lease, LockProtocol protocol, RenewalScheduler scheduler, LockOptions options,
+            long acquiredAtNanos, Duration callTimeout) {
+        this.lease = lease;
+        this.protocol = protocol;
+        this.scheduler = scheduler;
+        this.options = options;
+        this.periodNanos = options.renewalPeriod().toNanos();
+        this.ttlMinusDriftNanos = options.ttl().minus(options.drift()).toNanos();
+        this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
+        this.callTimeoutNanos = callTimeout.toNanos();
+    }
+
+    /** Schedules the first tick; called once, right after the lease became HELD. */
+    void start() {
+        scheduleNext(System.nanoTime());
+    }
+
+    /** Cancels the pending tick. Called after the lease left HELD. */
+    void stop() {
+        ScheduledFuture<?> pending = nextTick.getAndSet(null);
+        if (pending != null) {
+            pending.cancel(false);
+        }
+    }
+
+    private void tick() {
+        LeaseLifecycle lifecycle = lease.lifecycle();
+        if (lifecycle.phase() != LeasePhase.HELD) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - lifecycle.deadlineNanos() >= 0) {
+            lease.markLost("the local deadline passed without a successful renewal");
+            return;
+        }
+        if (options.isWatchdog() && now - renewUntilNanos < 0 && inFlight.compareAndSet(false, true)) {
+            sendRenewal(now, lifecycle.deadlineNanos() - now);
+        }
+        scheduleNext(now);
+    }
+
+    private void sendRenewal(long sentAt, long untilDeadlineNanos) {
+        long timeout = Math.max(1, Math.min(callTimeoutNanos, untilDeadlineNanos));
+        protocol.renew(lease.lockName(), lease.holder(), options.ttl())
+                .orTimeout(timeout, TimeUnit.NANOSECONDS)
+                .whenComplete((extended, error) -> {
+                    inFlight.set(false);
+                    if (error != null) {
+                        LOG.warn("Renewal of lock '{}' (holder {}) failed, retrying until the local deadline: {}",
+                                lease.lockName(), HolderIds.redact(lease.holder()), Futures.unwrap(error).toString());
+                    } else if (extended) {
+                        lease.lifecycle().extend(sentAt + ttlMinusDriftNanos);
+                    } else {
+                        lease.markLost("a renewal found another holder or no key");
+                    }
+                });
+    }
+
+    private void scheduleNext(long now) {
+        long deadline = lease.lifecycle().deadlineNanos();
+        long untilDeadline = deadline - now;
+        long delay = options.isWatchdog() ? Math.min(periodNanos, untilDeadline) : untilDeadline;
+        ScheduledFuture<?> scheduled = scheduler.schedule(this::tick, delay);
+        ScheduledFuture<?> previous = nextTick.getAndSet(scheduled);
+        if (previous != null && previous != scheduled) {
+            previous.cancel(false);
+        }
+        if (lease.lifecycle().phase() != LeasePhase.HELD) {
+            stop();
+        }
+    }
+}

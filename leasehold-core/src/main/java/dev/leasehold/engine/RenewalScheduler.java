@@ -1,0 +1,70 @@
+package dev.leasehold.engine;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The one timer thread of a client. It drives every lease's renewal and deadline check, and the
+ * re-check timers of waiters. Tasks only send asynchronous calls and never block, so one thread
+ * keeps thousands of leases alive; renewals that fall due together go out back to back on the
+ * client's connection, pipelined.
+ */
+public final class RenewalScheduler implements AutoCloseable {
+
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    private final ScheduledThreadPoolExecutor executor;
+
+    public RenewalScheduler() {
+        String name = "leasehold-renewal-" + CLIENTS.incrementAndGet();
+        executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+        // Cancelled renewal ticks must not pile up in the queue until their due time.
+        executor.setRemoveOnCancelPolicy(true);
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** Runs {@code task} after {@code delayNanos}; the returned future cancels it. */
+    ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+        return executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+
+    /** Runs {@code task} on the scheduler thread as soon as possible. */
+    void execute(Runnable task) {
+        executor.execute(task);
+    }
+
+    /** A future completed after {@code delayNanos}; cancelling it cancels the timer. */
+    CompletableFuture<Void> delay(long delayNanos) {
+        CompletableFuture<Void> timer = new CompletableFuture<>();
+        ScheduledFuture<?> task = schedule(() -> timer.complete(null), delayNanos);
+        timer.whenComplete((ignored, error) -> task.cancel(false));
+        return timer;
+    }
+
+    /** Tasks waiting to run: renewal ticks and waiter timers. */
+    int pendingTasks() {
+        return executor.getQueue().size();
+    }
+
+    boolean isShutdown() {
+        return executor.isShutdown();
+    }
+
+    @Override
+    public void close() {
+        // Queued immediate tasks (completions of lost() stages) still run; timers are dropped.
+        executor.shutdown();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.leasehold.spi;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A subscription to "this lock was released" notifications, so a waiter wakes when the holder
+ * lets go instead of polling. Best effort: a notification may be lost, which is why the engine
+ * also re-checks on a capped interval.
+ */
+public interface ReleaseSignal extends AutoCloseable {
+
+    /** Completes once the subscription is active, so no release after it can be missed. */
+    CompletableFuture<Void> ready();
+
+    /**
+     * Completes at the next release notification received after this call. Take it
+     * <em>before</em> sending an attempt: a release that lands between the attempt and the wait
+     * then completes it at once.
+     */
+    CompletableFuture<Void> next();
+
+    /** Ends this subscriber's interest; the last one out unsubscribes. Completes when done. */
+    CompletableFuture<Void> unsubscribe();
+
+    @Override
+    default void close() {
+        unsubscribe();
+    }
+
+    /** A signal that never fires, for backends without notifications: waiters re-check on a timer. */
+    static ReleaseSignal none() {
+        return NoReleaseSignal.INSTANCE;
+    }
+}

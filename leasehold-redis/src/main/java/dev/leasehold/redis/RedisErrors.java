@@ -1,0 +1,121 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+
+import javax.net.ssl.SSLException;
+import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Turns Lettuce's errors into {@link LockUnavailableException}s that name the server and say
+ * what to do. Messages never contain credentials: the server is always given by
+ * {@link RedisEndpoint#describe()}. Public so other Redis-based backends (leasehold-redlock)
+ * classify a node's errors the same way.
+ */
+public final class RedisErrors {
+
+    private RedisErrors() {
+    }
+
+    /** The error of {@code operation} on {@code server}, typed, with advice; Leasehold's own exceptions pass through. */
+    public static LeaseholdException translate(String server, String operation, Throwable error) {
+        Throwable cause = unwrap(error);
+        if (cause instanceof LeaseholdException leasehold) {
+            return leasehold;
+        }
+        NodeFailure.Kind kind = classify(cause);
+        String advice = switch (kind) {
+            case AUTHENTICATION -> "the server rejected the credentials (" + firstLine(authMessage(cause))
+                    + "); check the user name and password in the URI";
+            case REFUSED -> "cannot connect (" + firstLine(rootMessage(cause))
+                    + "); check that the server is running and the host and port are right";
+            case TIMED_OUT -> "no answer in time; the server may be overloaded, paused or unreachable";
+            default -> cause instanceof SSLException || hasCause(cause, SSLException.class)
+                    ? "the TLS handshake failed (" + firstLine(rootMessage(cause))
+                        + "); check the server certificate and the trusted CA"
+                    : firstLine(rootMessage(cause));
+        };
+        return new LockUnavailableException("Redis at " + server + ": " + operation + " failed: " + advice,
+                new NodeFailure(server, kind, cause));
+    }
+
+    static NodeFailure.Kind classify(Throwable cause) {
+        if (authMessage(cause) != null) {
+            return NodeFailure.Kind.AUTHENTICATION;
+        }
+        if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException
+                || hasCause(cause, RedisCommandTimeoutException.class)) {
+            return NodeFailure.Kind.TIMED_OUT;
+        }
+        if (hasCause(cause, ConnectException.class) || hasCause(cause, ClosedChannelException.class)
+                || isNotConnected(cause)) {
+            return NodeFailure.Kind.REFUSED;
+        }
+        if (cause instanceof RedisConnectionException && !hasCause(cause, SSLException.class)) {
+            return NodeFailure.Kind.REFUSED;
+        }
+        return NodeFailure.Kind.ERROR;
+    }
+
+    private static boolean isNotConnected(Throwable cause) {
+        String message = cause.getMessage();
+        return message != null && (message.contains("not connected") || message.contains("Connection closed"));
+    }
+
+    /** The server's authentication error text, if any error in the chain is one. */
+    private static String authMessage(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof RedisCommandExecutionException && t.getMessage() != null) {
+                String message = t.getMessage();
+                if (message.startsWith("WRONGPASS") || message.startsWith("NOAUTH")
+                        || message.startsWith("NOPERM") || message.contains("invalid password")
+                        || message.contains("invalid username-password")) {
+                    return message;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean hasCause(Throwable error, Class<? extends Throwable> type) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

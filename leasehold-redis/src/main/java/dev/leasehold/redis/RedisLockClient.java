@@ -1,0 +1,153 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Args;
+import dev.leasehold.DistributedLock;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
+import dev.leasehold.engine.HolderIds;
+import dev.leasehold.engine.LeaseEngine;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A {@link LockClient} on one Redis server (standalone, or the master a URI points to). Create it
+ * with {@link RedisLocks#connect(String)} or {@link RedisLocks#builder()}. Thread-safe; share one
+ * per application.
+ *
+ * <p>It holds one command connection (Lettuce multiplexes every caller over it, so concurrent
+ * acquires and renewals are pipelined), one pub/sub connection opened on the first wait, and one
+ * renewal thread. {@link #close()} ends all three, and the Lettuce client too when this client
+ * created it.
+ *
+ * <p><b>What it guarantees.</b> Mutual exclusion between holders whose leases are valid, as long
+ * as the server does not lose the key: a restart without persistence or a failover to a replica
+ * that had not received the key can grant the lock twice. Fencing tokens stay strictly increasing
+ * across holders as long as the server's clock does not step back by more than the fence
+ * retention (see {@link RedisLocks.Builder#fenceRetention(Duration)}) and the server does not lose
+ * the fence key's last write.
+ */
+public final class RedisLockClient implements LockClient {
+
+    private final RedisEndpoint endpoint;
+    private final RedisClient client;
+    private final boolean ownsClient;
+    private final StatefulRedisConnection<String, String> connection;
+    private final ReleaseChannels channels;
+    private final RedisScripts scripts;
+    private final LeaseEngine engine;
+    private final Duration operationTimeout;
+    private volatile boolean closed;
+
+    RedisLockClient(RedisEndpoint endpoint, RedisClient client, boolean ownsClient,
+                    StatefulRedisConnection<String, String> connection, RedisScripts scripts,
+                    LeaseEngine.Settings settings, Duration fenceRetention) {
+        this.endpoint = endpoint;
+        this.client = client;
+        this.ownsClient = ownsClient;
+        this.connection = connection;
+        this.scripts = scripts;
+        this.operationTimeout = settings.operationTimeout();
+        this.channels = new ReleaseChannels(client, endpoint);
+        Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
+        this.engine = new LeaseEngine(new RedisMutexProtocol(connection.async(), scripts, channels,
+                endpoint.describe(), fenceRetention, waiterRegistration), settings);
+    }
+
+    @Override
+    public DistributedLock lock(String name) {
+        return lock(name, LockOptions.defaults());
+    }
+
+    @Override
+    public DistributedLock lock(String name, LockOptions options) {
+        LockKeys.of(Args.lockName(name));
+        return engine.lock(name, options);
+    }
+
+    @Override
+    public String describe() {
+        return endpoint.describe();
+    }
+
+    /**
+     * Reads the state of a lock in one atomic step: holder (redacted), remaining ttl, last token
+     * and live waiters.
+     *
+     * @throws IllegalArgumentException if the name is unusable
+     * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
+     */
+    public LockInfo inspect(String name) {
+        LockKeys keys = LockKeys.of(Args.lockName(name));
+        try {
+            List<Object> reply = scripts.inspect.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
+                            new String[] {keys.lock(), keys.fence(), keys.waiters()})
+                    .get(operationTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            String holder = (String) reply.get(0);
+            long pttl = (Long) reply.get(1);
+            String fence = (String) reply.get(2);
+            return new LockInfo(name,
+                    holder.isEmpty() ? Optional.empty() : Optional.of(HolderIds.redact(holder)),
+                    pttl >= 0 ? Optional.of(Duration.ofMillis(pttl)) : Optional.empty(),
+                    fence.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(fence)),
+                    (Long) reply.get(3));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
+        }
+    }
+
+    /** Leases of this client that are held right now (not released, not lost). */
+    public int heldLeases() {
+        return engine.heldLeases();
+    }
+
+    /** Channels this client is subscribed to for waiters right now. */
+    public int activeSubscriptions() {
+        return channels.activeChannels();
+    }
+
+    /** Lock names on which this client has an acquisition queued, waiting or holding. */
+    public int activeLockNames() {
+        return engine.activeLockNames();
+    }
+
+    /** This client's acquisitions queued, waiting or holding on {@code name} (local queue length). */
+    public int queuedAcquisitions(String name) {
+        return engine.queuedAcquisitions(name);
+    }
+
+    /** Renewal ticks and waiter timers pending on this client's scheduler. */
+    public int pendingTimers() {
+        return engine.pendingTimers();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        engine.close();
+        channels.close();
+        connection.close();
+        if (ownsClient) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisLockClient[" + endpoint.describe() + "]";
+    }
+}

@@ -1,0 +1,175 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Args;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.engine.LeaseEngine;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Entry point of the Redis backend.
+ *
+ * <pre>{@code
+ * try (RedisLockClient locks = RedisLocks.connect("redis://localhost:6379")) {
+ *     try (Lease lease = locks.lock("order:123").acquire(Duration.ofSeconds(5))) {
+ *         store.write(order, lease.token());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>URIs follow Lettuce's syntax: {@code redis://[[user]:password@]host[:port][/database]}, and
+ * {@code rediss://} for TLS. ACL users are given as {@code redis://user:password@host}. Passwords
+ * never appear in messages or logs.
+ */
+public final class RedisLocks {
+
+    /** How long the fence key outlives the last acquisition when not configured. */
+    public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofMinutes(10);
+
+    private RedisLocks() {
+    }
+
+    /**
+     * Connects to the server at {@code uri} with default settings.
+     *
+     * @throws IllegalArgumentException if the URI is null, empty or malformed
+     * @throws LockUnavailableException if the server cannot be reached or rejects the credentials;
+     *                                  nothing (thread, connection) is left open then
+     */
+    public static RedisLockClient connect(String uri) {
+        return builder().uri(uri).connect();
+    }
+
+    /** Settings for a {@link RedisLockClient}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link RedisLockClient}; each setter validates its argument at once. */
+    public static final class Builder {
+
+        private RedisEndpoint endpoint;
+        private RedisClient existingClient;
+        private Path trustedCertificate;
+        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
+        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
+        private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
+
+        private Builder() {
+        }
+
+        /** The server, as {@code redis://} or {@code rediss://} URI. */
+        public Builder uri(String uri) {
+            this.endpoint = RedisEndpoint.parse(uri);
+            return this;
+        }
+
+        /** The server, as a Lettuce {@link RedisURI}. */
+        public Builder uri(RedisURI uri) {
+            this.endpoint = RedisEndpoint.of(uri);
+            return this;
+        }
+
+        /**
+         * Uses an existing Lettuce client (its resources and options) instead of creating one.
+         * Leasehold opens its own connections on it, closes them on {@code close()}, and leaves
+         * the client itself running.
+         */
+        public Builder client(RedisClient client) {
+            if (client == null) {
+                throw new IllegalArgumentException("client must not be null");
+            }
+            this.existingClient = client;
+            return this;
+        }
+
+        /** A PEM file of CA certificates to trust for {@code rediss://}, e.g. a private CA. */
+        public Builder trustedCertificate(Path pemFile) {
+            if (pemFile == null || !Files.isReadable(pemFile)) {
+                throw new IllegalArgumentException("trustedCertificate must be a readable PEM file, got " + pemFile);
+            }
+            this.trustedCertificate = pemFile;
+            return this;
+        }
+
+        /**
+         * Bound on every single server call (default 3 s): an acquire returns or throws within its
+         * wait plus this; a dead server is reported after at most this.
+         */
+        public Builder operationTimeout(Duration timeout) {
+            this.operationTimeout = Args.within("operationTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(5));
+            return this;
+        }
+
+        /**
+         * Longest a waiter sleeps between attempts when no release notification arrives (default
+         * 1 s, jittered down to half): what a lost notification costs at most.
+         */
+        public Builder maxRecheck(Duration maxRecheck) {
+            this.maxRecheck = Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
+            return this;
+        }
+
+        /**
+         * How long the fence key outlives the lock's last acquisition (default 10 min). Tokens are
+         * {@code max(last + 1, server time in µs)}, so after the fence key expired they still grow,
+         * unless the server clock stepped back by more than this.
+         */
+        public Builder fenceRetention(Duration retention) {
+            this.fenceRetention = Args.within("fenceRetention", retention, Duration.ofSeconds(1), Duration.ofDays(30));
+            return this;
+        }
+
+        /**
+         * Connects and checks the server answers (and accepts the credentials).
+         *
+         * @throws IllegalStateException if no URI was given
+         * @throws LockUnavailableException if the server cannot be reached or rejects the
+         *                                  credentials; nothing is left open then
+         */
+        public RedisLockClient connect() {
+            if (endpoint == null) {
+                throw new IllegalStateException("no Redis URI given; call uri(\"redis://host:port\") first");
+            }
+            boolean ownsClient = existingClient == null;
+            RedisClient client = ownsClient ? RedisClient.create() : existingClient;
+            if (ownsClient) {
+                client.setOptions(clientOptions());
+            }
+            try {
+                StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8, endpoint.uri());
+                return new RedisLockClient(endpoint, client, ownsClient, connection, new RedisScripts(),
+                        new LeaseEngine.Settings(operationTimeout, maxRecheck), fenceRetention);
+            } catch (RuntimeException e) {
+                if (ownsClient) {
+                    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                }
+                throw RedisErrors.translate(endpoint.describe(), "connect", e);
+            }
+        }
+
+        private ClientOptions clientOptions() {
+            ClientOptions.Builder options = ClientOptions.builder()
+                    // Fail fast while disconnected instead of queueing: the engine retries and
+                    // bounds every call itself.
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .socketOptions(SocketOptions.builder().connectTimeout(operationTimeout).build())
+                    .timeoutOptions(TimeoutOptions.enabled(operationTimeout));
+            if (trustedCertificate != null) {
+                options.sslOptions(SslOptions.builder().jdkSslProvider()
+                        .trustManager(trustedCertificate.toFile()).build());
+            }
+            return options.build();
+        }
+    }
+}

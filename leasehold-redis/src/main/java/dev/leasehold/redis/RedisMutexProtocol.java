@@ -1,0 +1,92 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseSignal;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The exclusive lock on one Redis server: acquire, renew and release are each one script call,
+ * and waiters are woken through {@link ReleaseChannels}. See the {@code .lua} files beside this
+ * class for the exact server-side steps.
+ */
+final class RedisMutexProtocol implements LockProtocol {
+
+    private final RedisAsyncCommands<String, String> commands;
+    private final RedisScripts scripts;
+    private final ReleaseChannels channels;
+    private final String server;
+    private final String fenceRetentionMillis;
+    private final String waiterRegistrationMillis;
+
+    RedisMutexProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
+                       String server, Duration fenceRetention, Duration waiterRegistration) {
+        this.commands = commands;
+        this.scripts = scripts;
+        this.channels = channels;
+        this.server = server;
+        this.fenceRetentionMillis = Long.toString(fenceRetention.toMillis());
+        this.waiterRegistrationMillis = Long.toString(waiterRegistration.toMillis());
+    }
+
+    @Override
+    public String describe() {
+        return server;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(String name, String holder, Duration ttl, String waiter) {
+        LockKeys keys = LockKeys.of(name);
+        CompletableFuture<List<Object>> reply = scripts.acquire.run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
+                holder, Long.toString(ttl.toMillis()), fenceRetentionMillis, waiter == null ? "" : waiter,
+                waiterRegistrationMillis);
+        return translated(reply, "the acquire of '" + name + "'").thenApply(RedisMutexProtocol::toAttempt);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
+        CompletableFuture<Long> reply = scripts.renew.run(commands, ScriptOutputType.INTEGER,
+                LockKeys.of(name).forRenew(), holder, Long.toString(ttl.toMillis()));
+        return translated(reply, "the renewal of '" + name + "'").thenApply(extended -> extended == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> release(String name, String holder) {
+        return releaseScript(name, holder, "").thenApply(released -> released == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Void> abandon(String name, String holder, String waiter) {
+        return releaseScript(name, holder, waiter == null ? "" : waiter).thenApply(ignored -> null);
+    }
+
+    @Override
+    public ReleaseSignal subscribe(String name) {
+        return channels.subscribe(LockKeys.of(name).channel());
+    }
+
+    private CompletableFuture<Long> releaseScript(String name, String holder, String waiter) {
+        LockKeys keys = LockKeys.of(name);
+        CompletableFuture<Long> reply = scripts.release.run(commands, ScriptOutputType.INTEGER, keys.forRelease(),
+                holder, waiter, keys.channel());
+        return translated(reply, "the release of '" + name + "'");
+    }
+
+    private <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String operation) {
+        return reply.exceptionallyCompose(error ->
+                CompletableFuture.failedFuture(RedisErrors.translate(server, operation, error)));
+    }
+
+    private static Attempt toAttempt(List<Object> reply) {
+        long value = (Long) reply.get(1);
+        if ((Long) reply.get(0) == 1L) {
+            return Attempt.acquired(value);
+        }
+        return Attempt.held(value >= 0 ? Duration.ofMillis(value) : null);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.leasehold.redis;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One Lua script, read from a {@code .lua} resource and called by {@code EVALSHA}; when the server
+ * does not know it ({@code NOSCRIPT}: first use, restart, {@code SCRIPT FLUSH}, failover), the
+ * call is repeated once with {@code EVAL}, which also caches it on the server. Keys and arguments
+ * always travel as data, never inside the script text.
+ *
+ * <p>Public so other Redis-based backends (leasehold-redlock) run their own scripts the same way.
+ */
+public final class RedisScript {
+
+    private final String name;
+    private final String source;
+    private final String sha;
+
+    private RedisScript(String name, String source) {
+        this.name = name;
+        this.source = source;
+        this.sha = sha1(source);
+    }
+
+    /**
+     * @param resource relative to this class's package, or absolute with a leading {@code /}
+     * @throws IllegalStateException if the resource is missing
+     */
+    public static RedisScript load(String resource) {
+        try (InputStream in = RedisScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("script resource " + resource + " is missing from the jar");
+            }
+            return new RedisScript(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read script " + resource, e);
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    String sha() {
+        return sha;
+    }
+
+    public <T> CompletableFuture<T> run(RedisAsyncCommands<String, String> commands, ScriptOutputType type,
+                                 String[] keys, String... args) {
+        return commands.<T>evalsha(sha, type, keys, args).toCompletableFuture()
+                .exceptionallyCompose(error -> isNoScript(error)
+                        ? commands.<T>eval(source, type, keys, args).toCompletableFuture()
+                        : CompletableFuture.failedFuture(error));
+    }
+
+    private static boolean isNoScript(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof RedisNoScriptException;
+    }
+
+    private static String sha1(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required by every JDK", e);
+        }
+    }
+}

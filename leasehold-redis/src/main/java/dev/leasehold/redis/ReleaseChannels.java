@@ -1,0 +1,164 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.spi.ReleaseSignal;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * All waiters of one client share one pub/sub connection, opened on the first wait. Each channel
+ * is subscribed once, however many waiters it has (a reference count per channel), and
+ * unsubscribed when its last waiter leaves, so waiting costs the server one subscription per
+ * contended lock and client, not one per thread. Lettuce re-subscribes after a reconnect;
+ * messages sent while disconnected are lost, which the waiters' capped re-check covers.
+ *
+ * <p>Public so other Redis-based backends (leasehold-redlock) share one per server the same way.
+ */
+public final class ReleaseChannels implements AutoCloseable {
+
+    /** One subscribed channel: its waiter count and the futures of waiters parked on it. */
+    private static final class Channel {
+        int references;
+        CompletableFuture<Void> subscribed;
+        final Queue<CompletableFuture<Void>> parked = new ConcurrentLinkedQueue<>();
+
+        void fire() {
+            CompletableFuture<Void> next;
+            while ((next = parked.poll()) != null) {
+                next.complete(null);
+            }
+        }
+    }
+
+    private final RedisClient client;
+    private final RedisEndpoint endpoint;
+    private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    private final AtomicReference<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connection =
+            new AtomicReference<>();
+
+    public ReleaseChannels(RedisClient client, RedisEndpoint endpoint) {
+        this.client = client;
+        this.endpoint = endpoint;
+    }
+
+    public ReleaseSignal subscribe(String channelName) {
+        Channel[] holder = new Channel[1];
+        channels.compute(channelName, (name, channel) -> {
+            Channel current = channel == null ? new Channel() : channel;
+            if (current.references++ == 0) {
+                current.subscribed = connection().thenCompose(c -> c.async().subscribe(name).toCompletableFuture())
+                        .thenApply(ignored -> null);
+            }
+            holder[0] = current;
+            return current;
+        });
+        return new Signal(channelName, holder[0]);
+    }
+
+    /** Channels with at least one waiter of this client. */
+    int activeChannels() {
+        return channels.size();
+    }
+
+    private CompletableFuture<Void> release(String channelName, Channel channel) {
+        CompletableFuture<Void>[] unsubscribed = new CompletableFuture[] {CompletableFuture.completedFuture(null)};
+        channels.computeIfPresent(channelName, (name, current) -> {
+            if (current != channel || --current.references > 0) {
+                return current;
+            }
+            current.fire();
+            unsubscribed[0] = connection().thenCompose(c -> c.async().unsubscribe(name).toCompletableFuture())
+                    .thenApply(ignored -> null);
+            return null;
+        });
+        return unsubscribed[0];
+    }
+
+    private CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection() {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> existing = connection.get();
+        if (existing != null && !existing.isCompletedExceptionally()) {
+            return existing;
+        }
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> opening = new CompletableFuture<>();
+        if (!connection.compareAndSet(existing, opening)) {
+            return connection.get();
+        }
+        client.connectPubSubAsync(StringCodec.UTF8, endpoint.uri()).toCompletableFuture().whenComplete((c, error) -> {
+            if (error != null) {
+                opening.completeExceptionally(RedisErrors.translate(endpoint.describe(),
+                        "opening the pub/sub connection", error));
+                return;
+            }
+            c.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channelName, String message) {
+                    Channel channel = channels.get(channelName);
+                    if (channel != null) {
+                        channel.fire();
+                    }
+                }
+            });
+            opening.complete(c);
+        });
+        return opening;
+    }
+
+    @Override
+    public void close() {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> current = connection.getAndSet(null);
+        if (current != null) {
+            current.thenAccept(StatefulRedisPubSubConnection::close);
+        }
+        channels.values().forEach(Channel::fire);
+        channels.clear();
+    }
+
+    /** One waiter's view of a shared channel. */
+    private final class Signal implements ReleaseSignal {
+
+        private final String channelName;
+        private final Channel channel;
+        private final AtomicReference<CompletableFuture<Void>> unsubscribed = new AtomicReference<>();
+
+        Signal(String channelName, Channel channel) {
+            this.channelName = channelName;
+            this.channel = channel;
+        }
+
+        @Override
+        public CompletableFuture<Void> ready() {
+            return channel.subscribed;
+        }
+
+        @Override
+        public CompletableFuture<Void> next() {
+            CompletableFuture<Void> parked = new CompletableFuture<>();
+            channel.parked.add(parked);
+            // A waiter that wakes by its timer cancels this future; drop it from the queue then.
+            parked.whenComplete((ignored, error) -> {
+                if (parked.isCancelled()) {
+                    channel.parked.remove(parked);
+                }
+            });
+            return parked;
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe() {
+            CompletableFuture<Void> mine = new CompletableFuture<>();
+            if (!unsubscribed.compareAndSet(null, mine)) {
+                return unsubscribed.get();
+            }
+            release(channelName, channel).whenComplete((ignored, error) -> mine.complete(null));
+            return mine;
+        }
+    }
+}

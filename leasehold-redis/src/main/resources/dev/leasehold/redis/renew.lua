@@ -1,0 +1,13 @@
+-- Compare-and-extend: only the holder whose id is stored may extend the lock.
+--
+-- KEYS[1]  the lock key
+-- ARGV[1]  holder id
+-- ARGV[2]  new ttl, ms
+--
+-- Returns 1 if extended, 0 if another holder (or nobody) has the lock.
+
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('pexpire', KEYS[1], ARGV[2])
+  return 1
+end
+return 0

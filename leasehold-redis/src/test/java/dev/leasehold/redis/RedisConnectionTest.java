@@ -1,0 +1,146 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import dev.leasehold.testkit.server.FreePorts;
+import dev.leasehold.testkit.server.RedisBinary;
+import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.testkit.server.TlsMaterial;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/** Dead servers, credentials and TLS: typed errors that name the server, and nothing left behind. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RedisConnectionTest {
+
+    @Test
+    void connectingToADeadServerFailsFastNamingTheServerAndLeavesNoThread() throws Exception {
+        Set<String> threadsBefore = ServerProbe.clientThreads();
+        int port = FreePorts.find();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis://127.0.0.1:" + port)
+                .operationTimeout(Duration.ofSeconds(2)).connect())
+                .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
+                    assertThat(e.getMessage()).contains("redis://127.0.0.1:" + port).contains("cannot connect");
+                    assertThat(e.failures()).singleElement()
+                            .satisfies(f -> assertThat(f.kind()).isEqualTo(NodeFailure.Kind.REFUSED));
+                });
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(2_000 + 500);
+        assertThat(ServerProbe.clientThreadsAfterShutdown()).isSubsetOf(threadsBefore);
+    }
+
+    @Test
+    void acquiringFromAServerThatDiedFailsWithinTheTimeoutAndLeavesNothing() throws Exception {
+        Set<String> threadsBefore = ServerProbe.clientThreads();
+        try (RedisServer server = RedisServer.builder().start()) {
+            RedisLockClient client = RedisLocks.builder().uri(server.uri()).operationTimeout(Duration.ofSeconds(1)).connect();
+            server.kill();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> client.lock("dead").acquire(Duration.ofSeconds(5)))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining(server.uri());
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(5_000 + 1_000);
+            assertThat(client.heldLeases()).isZero();
+            assertThat(client.activeSubscriptions()).isZero();
+            client.close();
+            server.restart();
+            assertThat(ServerProbe.keys(server)).isEmpty();
+        }
+        assertThat(ServerProbe.clientThreadsAfterShutdown()).isSubsetOf(threadsBefore);
+    }
+
+    @Test
+    void aFrozenServerTurnsAnAcquireIntoATimeoutErrorWithinTheOperationTimeout() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            try (RedisLockClient client = RedisLocks.builder().uri(server.uri())
+                    .operationTimeout(Duration.ofMillis(500)).connect()) {
+                server.pause();
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> client.lock("frozen").acquire(Duration.ofSeconds(10)))
+                        .isInstanceOfSatisfying(LockUnavailableException.class, e ->
+                                assertThat(e.failures().get(0).kind()).isEqualTo(NodeFailure.Kind.TIMED_OUT))
+                        .hasMessageContaining(server.uri());
+                assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(500 + 500);
+                server.resume();
+                assertThat(client.lock("frozen").tryAcquire(Duration.ofSeconds(2))).isPresent();
+            }
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsAnAuthenticationErrorThatNeverShowsThePassword() throws Exception {
+        Set<String> threadsBefore = ServerProbe.clientThreads();
+        try (RedisServer server = RedisServer.builder().requirePass("s3cret-pw").start()) {
+            String uri = "redis://:wrong-pw-123@127.0.0.1:" + server.port();
+            assertThatThrownBy(() -> RedisLocks.connect(uri))
+                    .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
+                        assertThat(e.getMessage()).contains("redis://127.0.0.1:" + server.port())
+                                .contains("credentials").doesNotContain("wrong-pw-123");
+                        assertThat(e.failures().get(0).kind()).isEqualTo(NodeFailure.Kind.AUTHENTICATION);
+                    });
+            try (RedisLockClient client = RedisLocks.connect("redis://:s3cret-pw@127.0.0.1:" + server.port());
+                 Lease lease = client.lock("auth").acquire(Duration.ZERO)) {
+                assertThat(lease.isValid()).isTrue();
+                assertThat(client.describe()).doesNotContain("s3cret");
+            }
+        }
+        assertThat(ServerProbe.clientThreadsAfterShutdown()).isSubsetOf(threadsBefore);
+    }
+
+    @Test
+    void anAclUserWithPasswordCanLockAndAWrongOneCannot() {
+        try (RedisServer server = RedisServer.builder().aclUser("locker", "locker-pw").start()) {
+            try (RedisLockClient client = RedisLocks.connect("redis://locker:locker-pw@127.0.0.1:" + server.port());
+                 Lease lease = client.lock("acl").acquire(Duration.ZERO)) {
+                assertThat(lease.token()).isPositive();
+                assertThat(server.command("EXISTS", "acl")).isEqualTo(1L);
+            }
+            assertThatThrownBy(() -> RedisLocks.connect("redis://locker:nope@127.0.0.1:" + server.port()))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("credentials")
+                    .hasMessageNotContaining("nope");
+        }
+    }
+
+    @Test
+    void tlsWithAPrivateCaWorksAndAnUntrustedCertificateIsRefused(@TempDir Path dir) {
+        assumeThat(RedisBinary.locate().supportsTls()).as("redis-server built with TLS").isTrue();
+        TlsMaterial tls = TlsMaterial.generate(dir);
+        try (RedisServer server = RedisServer.builder().tls(tls).start()) {
+            assertThat(server.uri()).startsWith("rediss://");
+            try (RedisLockClient client = RedisLocks.builder().uri(server.uri()).trustedCertificate(tls.caCert()).connect();
+                 Lease lease = client.lock("tls").acquire(Duration.ZERO)) {
+                assertThat(client.describe()).startsWith("rediss://");
+                assertThat(lease.isValid()).isTrue();
+            }
+            assertThatThrownBy(() -> RedisLocks.builder().uri(server.uri()).operationTimeout(Duration.ofSeconds(2)).connect())
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining(server.uri());
+            assertThatThrownBy(() -> RedisLocks.builder().uri(server.uri().replace("rediss", "redis"))
+                    .operationTimeout(Duration.ofSeconds(2)).connect())
+                    .isInstanceOf(LockUnavailableException.class);
+        }
+    }
+
+    @Test
+    void malformedUrisAreRejectedWithoutEchoingThem() {
+        assertThatThrownBy(() -> RedisLocks.connect(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("URI");
+        assertThatThrownBy(() -> RedisLocks.connect("")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("URI");
+        assertThatThrownBy(() -> RedisLocks.connect("http://user:topsecret@host")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("redis://").hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisLocks.builder().operationTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("operationTimeout");
+        assertThatThrownBy(() -> RedisLocks.builder().connect()).isInstanceOf(IllegalStateException.class).hasMessageContaining("URI");
+    }
+}

@@ -1,0 +1,34 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.LockClient;
+import dev.leasehold.testkit.contract.LockClientContract;
+import dev.leasehold.testkit.server.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The shared contract, against one real redis-server. */
+class RedisLockContractTest extends LockClientContract {
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Override
+    protected LockClient connect() {
+        return RedisLocks.connect(server.uri());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        server.pause();
+        return server::resume;
+    }
+}

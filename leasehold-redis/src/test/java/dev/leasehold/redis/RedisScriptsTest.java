@@ -1,0 +1,167 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.testkit.server.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each Lua script on its own, against a real server. */
+class RedisScriptsTest {
+
+    private static RedisServer server;
+    private static RedisClient client;
+    private static StatefulRedisConnection<String, String> connection;
+    private static RedisAsyncCommands<String, String> commands;
+    private final RedisScripts scripts = new RedisScripts();
+    private final LockKeys keys = LockKeys.of("script:lock");
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.builder().start();
+        client = RedisClient.create(server.uri());
+        connection = client.connect();
+        commands = connection.async();
+    }
+
+    @AfterAll
+    static void stop() {
+        connection.close();
+        client.shutdown();
+        server.close();
+    }
+
+    @BeforeEach
+    void flush() {
+        server.command("FLUSHALL");
+    }
+
+    private List<Object> acquire(String holder, long ttlMillis, String waiter) {
+        return scripts.acquire.<List<Object>>run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
+                holder, Long.toString(ttlMillis), "60000", waiter, "5000").join();
+    }
+
+    private long release(String holder, String waiter) {
+        return scripts.release.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRelease(),
+                holder, waiter, keys.channel()).join();
+    }
+
+    @Test
+    void acquireSetsTheKeyWithTtlAndReturnsAServerTimeToken() {
+        long before = System.currentTimeMillis() * 1000 - 5_000_000;
+        List<Object> reply = acquire("holder-a", 5_000, "");
+        assertThat(reply.get(0)).isEqualTo(1L);
+        assertThat((Long) reply.get(1)).as("microsecond server time").isGreaterThan(before);
+        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat((Long) server.command("PTTL", "script:lock")).isBetween(4_000L, 5_000L);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(reply.get(1).toString());
+    }
+
+    @Test
+    void acquireOnAHeldLockReturnsTheHoldersTtlAndRegistersTheWaiter() {
+        acquire("holder-a", 5_000, "");
+        List<Object> reply = acquire("holder-b", 5_000, "waiter-b");
+        assertThat(reply.get(0)).isEqualTo(0L);
+        assertThat((Long) reply.get(1)).isBetween(4_000L, 5_000L);
+        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat(server.command("ZCARD", keys.waiters())).isEqualTo(1L);
+        assertThat((Long) server.command("PTTL", keys.waiters())).isBetween(1L, 5_000L);
+        assertThat(acquire("holder-c", 5_000, "").get(0)).isEqualTo(0L);
+        assertThat(server.command("ZCARD", keys.waiters())).as("a first try does not register").isEqualTo(1L);
+    }
+
+    @Test
+    void aFollowingAcquireGetsAHigherTokenEvenInTheSameMicrosecond() {
+        long first = (Long) acquire("holder-a", 5_000, "").get(1);
+        release("holder-a", "");
+        server.command("SET", keys.fence(), Long.toString(first + 1_000_000_000L));
+        long second = (Long) acquire("holder-b", 5_000, "").get(1);
+        assertThat(second).isEqualTo(first + 1_000_000_000L + 1);
+    }
+
+    @Test
+    void acquireBySuccessfulWaiterRemovesItsRegistration() {
+        acquire("holder-a", 5_000, "");
+        acquire("holder-b", 5_000, "waiter-b");
+        release("holder-a", "");
+        assertThat(acquire("holder-b", 5_000, "waiter-b").get(0)).isEqualTo(1L);
+        assertThat(server.command("EXISTS", keys.waiters())).isEqualTo(0L);
+    }
+
+    @Test
+    void releaseDeletesOnlyTheCallersKey() {
+        acquire("holder-a", 5_000, "");
+        assertThat(release("intruder", "")).isZero();
+        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat(release("holder-a", "")).isEqualTo(1L);
+        assertThat(server.command("EXISTS", "script:lock")).isEqualTo(0L);
+        assertThat(release("holder-a", "")).isZero();
+    }
+
+    @Test
+    void releasePublishesOnlyToLiveWaitersAndAbandonForgetsTheWaiter() {
+        acquire("holder-a", 5_000, "");
+        acquire("holder-b", 5_000, "waiter-b");
+        long publishes = ServerProbe.calls(server, "publish");
+        assertThat(release("holder-b", "waiter-b")).as("abandon: not the owner").isZero();
+        assertThat(server.command("EXISTS", keys.waiters())).isEqualTo(0L);
+        assertThat(release("holder-a", "")).isEqualTo(1L);
+        assertThat(ServerProbe.calls(server, "publish")).as("nobody waits any more").isEqualTo(publishes);
+
+        acquire("holder-a", 5_000, "");
+        server.command("ZADD", keys.waiters(), "1", "expired-waiter");
+        release("holder-a", "");
+        assertThat(ServerProbe.calls(server, "publish")).as("expired registrations do not count").isEqualTo(publishes);
+
+        acquire("holder-a", 5_000, "");
+        acquire("holder-b", 5_000, "waiter-b");
+        release("holder-a", "");
+        assertThat(ServerProbe.calls(server, "publish")).isEqualTo(publishes + 1);
+    }
+
+    @Test
+    void renewExtendsOnlyTheHoldersKey() {
+        acquire("holder-a", 1_000, "");
+        assertThat(scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "intruder", "9000").join()).isZero();
+        assertThat((Long) server.command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
+        assertThat(scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isEqualTo(1L);
+        assertThat((Long) server.command("PTTL", "script:lock")).isGreaterThan(8_000L);
+        server.command("DEL", "script:lock");
+        assertThat(scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isZero();
+        assertThat(server.command("EXISTS", "script:lock")).as("a late renewal never recreates the key").isEqualTo(0L);
+    }
+
+    @Test
+    void inspectReportsHolderTtlFenceAndLiveWaiters() {
+        List<Object> empty = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
+        assertThat(empty).containsExactly("", -2L, "", 0L);
+        long token = (Long) acquire("holder-a", 5_000, "").get(1);
+        acquire("holder-b", 5_000, "waiter-b");
+        List<Object> held = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
+        assertThat(held.get(0)).isEqualTo("holder-a");
+        assertThat((Long) held.get(1)).isBetween(4_000L, 5_000L);
+        assertThat(held.get(2)).isEqualTo(Long.toString(token));
+        assertThat(held.get(3)).isEqualTo(1L);
+    }
+
+    @Test
+    void aFlushedScriptCacheFallsBackToEvalOnce() {
+        server.command("SCRIPT", "FLUSH");
+        long evals = ServerProbe.calls(server, "eval");
+        assertThat(acquire("holder-a", 5_000, "").get(0)).isEqualTo(1L);
+        assertThat(ServerProbe.calls(server, "eval")).isEqualTo(evals + 1);
+        assertThat(release("holder-a", "")).isEqualTo(1L);
+        acquire("holder-a", 5_000, "");
+        assertThat(ServerProbe.calls(server, "eval")).as("cached after the first EVAL").isEqualTo(evals + 2);
+    }
+}

@@ -1,0 +1,393 @@
+package dev.leasehold.testkit.contract;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseLostException;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockInterruptedException;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockTimeoutException;
+import dev.leasehold.ReentrantLeaseLock;
+import dev.leasehold.ReleaseStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The behaviour every backend promises, as one abstract JUnit 5 class: a backend module extends it,
+ * says how to make a client and how to pause its server, and inherits every test. Each test talks
+ * to real servers the subclass starts.
+ *
+ * <p>Timing assertions allow a stated slack for scheduling on a loaded two-core machine; they test
+ * behaviour (a deadline is honoured, a waiter is woken rather than left to poll), not speed.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public abstract class LockClientContract {
+
+    /** Scheduler and loopback slack allowed on top of any deadline the library promises. */
+    protected static final long SLACK_MILLIS = 60;
+
+    private final List<LockClient> clients = Collections.synchronizedList(new ArrayList<>());
+    private String testName = "test";
+
+    /** A new client of the backend under test; the contract closes it after the test. */
+    protected abstract LockClient connect();
+
+    /**
+     * Freezes the backend (e.g. SIGSTOP on every server process) so no request is answered.
+     * Closing the returned handle resumes it.
+     */
+    protected abstract AutoCloseable pauseBackend();
+
+    protected final LockClient client() {
+        LockClient client = connect();
+        clients.add(client);
+        return client;
+    }
+
+    /** A lock name unique to the running test, so tests never share state on the server. */
+    protected final String name(String suffix) {
+        return "contract:" + testName + ":" + suffix;
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    final void rememberTestName(TestInfo info) {
+        testName = info.getTestMethod().map(m -> m.getName()).orElse("test") + ":" + System.nanoTime();
+    }
+
+    @AfterEach
+    final void closeClients() {
+        synchronized (clients) {
+            clients.forEach(LockClient::close);
+            clients.clear();
+        }
+    }
+
+    @Test
+    void mutualExclusionAcrossClientsAndThreads() throws Exception {
+        int threadsPerClient = 16;
+        int total = 2_000;
+        List<LockClient> both = List.of(client(), client());
+        String lockName = name("counter");
+        int[] shared = {0};
+        List<Long> tokensInOrder = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(threadsPerClient * 2);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int c = 0; c < 2; c++) {
+                DistributedLock lock = both.get(c).lock(lockName, LockOptions.watchdog(Duration.ofSeconds(10)));
+                for (int t = 0; t < threadsPerClient; t++) {
+                    int worker = c * threadsPerClient + t;
+                    int share = total / (threadsPerClient * 2) + (worker < total % (threadsPerClient * 2) ? 1 : 0);
+                    workers.add(pool.submit(() -> {
+                        for (int i = 0; i < share; i++) {
+                            try (Lease lease = lock.acquire(Duration.ofSeconds(30))) {
+                                tokensInOrder.add(lease.token());
+                                int read = shared[0];
+                                Thread.yield();
+                                shared[0] = read + 1;
+                            }
+                        }
+                        return null;
+                    }));
+                }
+            }
+            for (Future<?> worker : workers) {
+                worker.get(50, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(shared[0]).as("non-atomic increments under the lock").isEqualTo(total);
+        assertThat(tokensInOrder).hasSize(total);
+        for (int i = 1; i < tokensInOrder.size(); i++) {
+            assertThat(tokensInOrder.get(i)).as("token %d in acquisition order", i).isGreaterThan(tokensInOrder.get(i - 1));
+        }
+    }
+
+    @Test
+    void tokensStrictlyIncreaseAcrossHoldersAndClients() {
+        LockClient a = client();
+        LockClient b = client();
+        String lockName = name("tokens");
+        long previous = Long.MIN_VALUE;
+        for (int i = 0; i < 20; i++) {
+            LockClient holder = i % 2 == 0 ? a : b;
+            try (Lease lease = holder.lock(lockName).acquire(Duration.ofSeconds(5))) {
+                assertThat(lease.token()).isGreaterThan(previous);
+                assertThat(lease.lockName()).isEqualTo(lockName);
+                previous = lease.token();
+            }
+        }
+    }
+
+    @Test
+    void releaseAfterExpiryReportsAlreadyLostAndSparesTheNewHolder() throws Exception {
+        String lockName = name("expired");
+        Lease old = client().lock(lockName, LockOptions.fixedLease(Duration.ofMillis(200))).acquire(Duration.ofSeconds(1));
+        Lease current = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        assertThat(current.token()).isGreaterThan(old.token());
+        assertThat(old.isValid()).isFalse();
+
+        assertThat(old.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        assertThat(old.release()).as("idempotent").isEqualTo(ReleaseStatus.ALREADY_LOST);
+
+        assertThat(current.isValid()).isTrue();
+        assertThat(client().lock(lockName).tryAcquire(Duration.ZERO)).as("new holder still holds").isEmpty();
+        assertThat(current.release()).isEqualTo(ReleaseStatus.RELEASED);
+    }
+
+    @Test
+    void releaseIsIdempotentAndEndsTheLease() {
+        String lockName = name("release");
+        Lease lease = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        assertThat(lease.isValid()).isTrue();
+        assertThat(lease.remaining()).isPositive();
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        lease.close();
+        assertThat(lease.isValid()).isFalse();
+        assertThat(lease.remaining()).isZero();
+        assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class).hasMessageContaining("released");
+        assertThat(lease.lost().toCompletableFuture()).as("a release is not a loss").isNotDone();
+        try (Lease next = client().lock(lockName).acquire(Duration.ZERO)) {
+            assertThat(next.token()).isGreaterThan(lease.token());
+        }
+    }
+
+    @Test
+    void tryAcquireOnAHeldLockIsEmptyAndAcquireTimesOut() {
+        String lockName = name("held");
+        try (Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5))) {
+            DistributedLock other = client().lock(lockName);
+            assertThat(other.tryAcquire(Duration.ZERO)).isEmpty();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> other.acquire(Duration.ofMillis(300)))
+                    .isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining(lockName);
+            long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(waitedMillis).isBetween(290L, 300L + 1_000L);
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void watchdogKeepsAShortLeaseAliveThroughLongWork() throws Exception {
+        String lockName = name("watchdog");
+        try (Lease lease = client().lock(lockName, LockOptions.watchdog(Duration.ofSeconds(1))).acquire(Duration.ofSeconds(5))) {
+            Thread.sleep(3_300);
+            assertThat(lease.isValid()).isTrue();
+            lease.ensureValid();
+            assertThat(client().lock(lockName).tryAcquire(Duration.ZERO)).isEmpty();
+            assertThat(lease.lost().toCompletableFuture()).isNotDone();
+            assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        }
+    }
+
+    @Test
+    void fixedLeaseExpiresOnTimeWithoutRenewal() throws Exception {
+        String lockName = name("fixed");
+        long start = System.nanoTime();
+        Lease lease = client().lock(lockName, LockOptions.fixedLease(Duration.ofMillis(600))).acquire(Duration.ofSeconds(5));
+        LeaseLostException lost = lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long lostAfter = (System.nanoTime() - start) / 1_000_000;
+        assertThat(lost.token()).isEqualTo(lease.token());
+        assertThat(lostAfter).as("lost at the local deadline (600 ms - drift)").isBetween(580L, 600L + SLACK_MILLIS);
+        assertThat(lease.isValid()).isFalse();
+        try (Lease next = client().lock(lockName).acquire(Duration.ofSeconds(2))) {
+            long takenAfter = (System.nanoTime() - start) / 1_000_000;
+            assertThat(takenAfter).as("the server let the key expire on time").isBetween(580L, 600L + 1_000L);
+            assertThat(next.token()).isGreaterThan(lease.token());
+        }
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+    }
+
+    @Test
+    void aFrozenBackendLosesTheLeaseNoLaterThanTheLocalDeadline() throws Exception {
+        String lockName = name("frozen");
+        Duration ttl = Duration.ofSeconds(1);
+        long start = System.nanoTime();
+        Lease lease = client().lock(lockName, LockOptions.watchdog(ttl)).acquire(Duration.ofSeconds(5));
+        long acquiredAfter = (System.nanoTime() - start) / 1_000_000;
+        CompletableFuture<LeaseLostException> lost = lease.lost().toCompletableFuture();
+        long lostAfter;
+        try (AutoCloseable paused = pauseBackend()) {
+            lost.get(10, TimeUnit.SECONDS);
+            lostAfter = (System.nanoTime() - start) / 1_000_000;
+            assertThat(lease.isValid()).isFalse();
+        }
+        long deadline = ttl.minus(LockOptions.drift(ttl)).toMillis();
+        // The deadline counts from the acquire's send time, which lies between start and its return.
+        assertThat(lostAfter).as("lost at the local deadline, %d ms after the acquire was sent", deadline)
+                .isBetween(deadline, acquiredAfter + deadline + SLACK_MILLIS);
+        assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+    }
+
+    @Test
+    void aBlockedWaiterIsWokenPromptlyByTheRelease() throws Exception {
+        String lockName = name("handoff");
+        LockClient holderClient = client();
+        DistributedLock waiterLock = client().lock(lockName);
+        List<Long> handoffMillis = new ArrayList<>();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 5; round++) {
+                Lease held = holderClient.lock(lockName).acquire(Duration.ofSeconds(5));
+                Future<Lease> waiting = pool.submit(() -> waiterLock.acquire(Duration.ofSeconds(10)));
+                Thread.sleep(300);
+                assertThat(waiting).isNotDone();
+                long released = System.nanoTime();
+                held.release();
+                Lease taken = waiting.get(5, TimeUnit.SECONDS);
+                handoffMillis.add((System.nanoTime() - released) / 1_000_000);
+                assertThat(taken.token()).isGreaterThan(held.token());
+                taken.release();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Collections.sort(handoffMillis);
+        assertThat(handoffMillis.get(handoffMillis.size() / 2))
+                .as("median handoff from release call to waiter's acquire (all: %s)", handoffMillis)
+                .isLessThanOrEqualTo(50L);
+    }
+
+    @Test
+    void anInterruptedAcquireThrowsAndLeavesTheLockFree() throws Exception {
+        String lockName = name("interrupt");
+        Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        DistributedLock waiterLock = client().lock(lockName);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Boolean> flagAfter = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            started.countDown();
+            try {
+                waiterLock.acquire(Duration.ofSeconds(30));
+            } catch (Throwable t) {
+                thrown.set(t);
+                flagAfter.set(Thread.currentThread().isInterrupted());
+            }
+        });
+        waiter.start();
+        started.await();
+        Thread.sleep(300);
+        waiter.interrupt();
+        waiter.join(5_000);
+        assertThat(waiter.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOf(LockInterruptedException.class);
+        assertThat(flagAfter.get()).as("interrupt flag restored").isTrue();
+
+        held.release();
+        try (Lease next = client().lock(lockName).acquire(Duration.ZERO)) {
+            assertThat(next.token()).isGreaterThan(held.token());
+        }
+    }
+
+    @Test
+    void cancellingAnAsyncAcquireAbandonsIt() throws Exception {
+        String lockName = name("async");
+        Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        CompletableFuture<Lease> pending = client().lock(lockName).acquireAsync(Duration.ofSeconds(30));
+        Thread.sleep(200);
+        assertThat(pending.cancel(true)).isTrue();
+        held.release();
+        Thread.sleep(200);
+        try (Lease next = client().lock(lockName).acquire(Duration.ZERO)) {
+            assertThat(next.token()).isGreaterThan(held.token());
+        }
+        try (Lease async = client().lock(name("async-free")).acquireAsync(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS)) {
+            assertThat(async.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void javaLockViewIsReentrantPerThreadWithOneToken() throws Exception {
+        ReentrantLeaseLock javaLock = client().lock(name("reentrant")).asJavaLock();
+        javaLock.lock();
+        long token = javaLock.currentLease().orElseThrow().token();
+        javaLock.lock();
+        assertThat(javaLock.tryLock()).isTrue();
+        assertThat(javaLock.holdCount()).isEqualTo(3);
+        assertThat(javaLock.currentLease().orElseThrow().token()).isEqualTo(token);
+
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            assertThat(other.submit(() -> javaLock.tryLock(100, TimeUnit.MILLISECONDS)).get()).isFalse();
+            assertThatThrownBy(() -> {
+                try {
+                    other.submit(javaLock::unlock).get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause();
+                }
+            }).isInstanceOf(IllegalMonitorStateException.class);
+        } finally {
+            other.shutdownNow();
+        }
+
+        javaLock.unlock();
+        javaLock.unlock();
+        assertThat(javaLock.isHeldByCurrentThread()).isTrue();
+        javaLock.unlock();
+        assertThat(javaLock.isHeldByCurrentThread()).isFalse();
+        assertThatThrownBy(javaLock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+        assertThatThrownBy(javaLock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+        Optional<Lease> next = client().lock(name("reentrant")).tryAcquire(Duration.ZERO);
+        assertThat(next).isPresent();
+        assertThat(next.get().token()).isGreaterThan(token);
+        next.get().release();
+    }
+
+    @Test
+    void badInputIsRejectedWithTheArgumentAndTheLimit() {
+        LockClient client = client();
+        assertThatThrownBy(() -> client.lock(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock name");
+        assertThatThrownBy(() -> client.lock("")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock name");
+        assertThatThrownBy(() -> client.lock("  ")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock name");
+        assertThatThrownBy(() -> client.lock("x".repeat(5_000))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most");
+        assertThatThrownBy(() -> client.lock("ok", null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options");
+
+        assertThatThrownBy(() -> LockOptions.watchdog(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl").hasMessageContaining("at least");
+        assertThatThrownBy(() -> LockOptions.watchdog(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl").hasMessageContaining("negative");
+        assertThatThrownBy(() -> LockOptions.watchdog(Duration.ofDays(400))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl").hasMessageContaining("at most");
+        assertThatThrownBy(() -> LockOptions.watchdog(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> LockOptions.fixedLease(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> LockOptions.watchdog(Duration.ofSeconds(10)).withMaxHold(Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxHold");
+
+        DistributedLock lock = client.lock(name("input"));
+        assertThatThrownBy(() -> lock.acquire(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait").hasMessageContaining("negative");
+        assertThatThrownBy(() -> lock.acquire(Duration.ofDays(365))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait").hasMessageContaining("at most");
+        assertThatThrownBy(() -> lock.acquire(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        assertThatThrownBy(() -> lock.acquireAsync(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+    }
+
+    @Test
+    void closingTheClientEndsItsLeases() throws Exception {
+        LockClient client = connect();
+        Lease lease = client.lock(name("close")).acquire(Duration.ofSeconds(5));
+        client.close();
+        assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains("closed");
+        assertThat(lease.isValid()).isFalse();
+        client.close();
+    }
+}

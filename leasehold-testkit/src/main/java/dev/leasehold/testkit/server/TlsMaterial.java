@@ -1,0 +1,157 @@
+package dev.leasehold.testkit.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A throwaway certificate authority and a server certificate it signed, for TLS tests.
+ *
+ * <p>The server certificate is valid for {@code IP:127.0.0.1} and {@code DNS:localhost}, so
+ * clients can verify the host name. Keys are EC P-256, unencrypted PEM; certificates are valid
+ * for two days. Instances are immutable.
+ */
+public final class TlsMaterial {
+
+    private static final Duration OPENSSL_TIMEOUT = Duration.ofSeconds(30);
+    private static final String VALID_DAYS = "2";
+
+    private static final String CA_CONFIG = """
+            [req]
+            distinguished_name = dn
+            prompt = no
+            default_md = sha256
+            [dn]
+            CN = Leasehold test CA
+            [v3_ca]
+            basicConstraints = critical, CA:TRUE
+            keyUsage = critical, keyCertSign, cRLSign
+            subjectKeyIdentifier = hash
+            """;
+
+    private static final String SERVER_CONFIG = """
+            [req]
+            distinguished_name = dn
+            prompt = no
+            default_md = sha256
+            [dn]
+            CN = localhost
+            [v3_server]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = IP:127.0.0.1, DNS:localhost
+            """;
+
+    private final Path caCert;
+    private final Path serverCert;
+    private final Path serverKey;
+    private final SSLContext sslContext;
+
+    private TlsMaterial(Path caCert, Path serverCert, Path serverKey) {
+        this.caCert = caCert;
+        this.serverCert = serverCert;
+        this.serverKey = serverKey;
+        this.sslContext = trusting(caCert);
+    }
+
+    /**
+     * Generates a CA and a server certificate into {@code dir} (created if missing) with the
+     * {@code openssl} command.
+     *
+     * @throws IllegalStateException if {@code openssl} is not on the {@code PATH} or fails
+     * @throws UncheckedIOException if {@code dir} cannot be written
+     */
+    public static TlsMaterial generate(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Path caConfig = Files.writeString(dir.resolve("ca.cnf"), CA_CONFIG);
+            Path serverConfig = Files.writeString(dir.resolve("server.cnf"), SERVER_CONFIG);
+            Path caKey = dir.resolve("ca.key");
+            Path caCert = dir.resolve("ca.crt");
+            Path serverKey = dir.resolve("server.key");
+            Path serverCsr = dir.resolve("server.csr");
+            Path serverCert = dir.resolve("server.crt");
+            openssl("req", "-x509", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-days", VALID_DAYS, "-config", caConfig, "-extensions", "v3_ca",
+                    "-keyout", caKey, "-out", caCert);
+            openssl("req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-config", serverConfig, "-keyout", serverKey, "-out", serverCsr);
+            // A random serial, so certificates from different runs never look like the same one.
+            String serial = Long.toString(new SecureRandom().nextLong() & Long.MAX_VALUE);
+            openssl("x509", "-req", "-in", serverCsr, "-CA", caCert, "-CAkey", caKey, "-set_serial", serial,
+                    "-days", VALID_DAYS, "-sha256", "-extfile", serverConfig, "-extensions", "v3_server",
+                    "-out", serverCert);
+            return new TlsMaterial(caCert, serverCert, serverKey);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write TLS material to " + dir, e);
+        }
+    }
+
+    /** The CA certificate (PEM) that signed {@link #serverCert()}. */
+    public Path caCert() {
+        return caCert;
+    }
+
+    /** The server certificate (PEM). */
+    public Path serverCert() {
+        return serverCert;
+    }
+
+    /** The server's private key (PEM, unencrypted). */
+    public Path serverKey() {
+        return serverKey;
+    }
+
+    /** A client context that trusts exactly {@link #caCert()}; no client certificate. */
+    public SSLContext sslContext() {
+        return sslContext;
+    }
+
+    private static void openssl(Object... args) {
+        String[] command = new String[args.length + 1];
+        command[0] = "openssl";
+        for (int i = 0; i < args.length; i++) {
+            command[i + 1] = args[i].toString();
+        }
+        Exec.Result result;
+        try {
+            result = Exec.run(OPENSSL_TIMEOUT, command);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run openssl; install it (e.g. apt-get install openssl) "
+                    + "so that it is on the PATH", e);
+        }
+        if (!result.succeeded()) {
+            throw new IllegalStateException(String.join(" ", command) + " failed (exit code " + result.exitCode()
+                    + "): " + result.output().strip());
+        }
+    }
+
+    private static SSLContext trusting(Path caCert) {
+        try (InputStream pem = Files.newInputStream(caCert)) {
+            Certificate ca = CertificateFactory.getInstance("X.509").generateCertificate(pem);
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            trusted.setCertificateEntry("leasehold-test-ca", ca);
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + caCert, e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot build a trust store from " + caCert, e);
+        }
+    }
+}

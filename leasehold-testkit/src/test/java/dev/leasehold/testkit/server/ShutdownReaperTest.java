@@ -1,0 +1,53 @@
+package dev.leasehold.testkit.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ShutdownReaperTest {
+
+    @Test
+    void aPausedServerLeftRunningIsKilledAndItsDirectoryDeletedWhenTheJvmExits() throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process child = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), ReaperProbe.class.getName())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.exitValue()).as(output).isZero();
+        long pid = Long.parseLong(output.replaceAll("(?s).*pid=(\\d+).*", "$1"));
+        Path dir = Path.of(output.replaceAll("(?s).*dir=(\\S+).*", "$1"));
+
+        assertThat(awaitNotRunning(pid)).as("redis-server pid %d still running", pid).isTrue();
+        assertThat(dir).doesNotExist();
+    }
+
+    /**
+     * The orphaned server is reparented to init, which may reap it late (or, in a container
+     * without a real init, never): a zombie counts as not running.
+     */
+    private static boolean awaitNotRunning(long pid) throws IOException, InterruptedException {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            try {
+                String text = Files.readString(stat);
+                char state = text.charAt(text.lastIndexOf(')') + 2);
+                if (state == 'Z' || state == 'X') {
+                    return true;
+                }
+            } catch (NoSuchFileException e) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+}
