@@ -6,6 +6,11 @@ package dev.leasehold;
  * atomically with the write itself. A holder whose lease was lost while it was paused carries a
  * lower token than the holder that replaced it, so its late writes are refused.
  *
+ * <p><b>Read-modify-write.</b> Pass the read through the guard as well, with the same token: a
+ * new holder's admitted read then refuses the late write of an old holder that was paused before
+ * writing. Fencing only the write lets that late write land between the new holder's read and
+ * its write, and an update is lost.
+ *
  * <p>Implementations decide how the check joins the write: in one database transaction, in one
  * Redis script, or under one in-memory lock.
  */

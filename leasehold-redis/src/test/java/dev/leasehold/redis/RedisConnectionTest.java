@@ -83,12 +83,14 @@ class RedisConnectionTest {
         Set<String> threadsBefore = ServerProbe.clientThreads();
         try (RedisServer server = RedisServer.builder().requirePass("s3cret-pw").start()) {
             String uri = "redis://:wrong-pw-123@127.0.0.1:" + server.port();
+            long connectionsBefore = ServerProbe.connectedClients(server);
             assertThatThrownBy(() -> RedisLocks.connect(uri))
                     .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
                         assertThat(e.getMessage()).contains("redis://127.0.0.1:" + server.port())
                                 .contains("credentials").doesNotContain("wrong-pw-123");
                         assertThat(e.failures().get(0).kind()).isEqualTo(NodeFailure.Kind.AUTHENTICATION);
                     });
+            assertThat(ServerProbe.connectedClients(server)).as("no connection left open").isEqualTo(connectionsBefore);
             try (RedisLockClient client = RedisLocks.connect("redis://:s3cret-pw@127.0.0.1:" + server.port());
                  Lease lease = client.lock("auth").acquire(Duration.ZERO)) {
                 assertThat(lease.isValid()).isTrue();

@@ -7,6 +7,7 @@ import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReentrantLeaseLock;
 import dev.leasehold.ReleaseStatus;
+import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.testkit.server.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -102,6 +103,31 @@ class RedisLockTest {
         assertThat(server.command("GET", "stolen")).isEqualTo("someone-else");
         assertThat((Long) server.command("PTTL", "stolen")).isGreaterThan(9_000L);
         server.command("DEL", "stolen");
+    }
+
+    @Test
+    void aRenewalArrivingAfterExpiryFindsTheNewHolderAndChangesNothing() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.host(), server.port())) {
+            RedisLockClient slow = RedisLocks.builder().uri("redis://" + proxy.host() + ":" + proxy.port()).connect();
+            clients.add(slow);
+            Lease late = slow.lock("late:renewal", LockOptions.watchdog(Duration.ofMillis(600))).acquire(Duration.ZERO);
+            // Every byte to and from the slow client now takes 900 ms: its renewals reach the
+            // server after the key has expired and a new holder has taken the lock.
+            proxy.latency(Duration.ofMillis(900));
+            Lease current = client().lock("late:renewal").acquire(Duration.ofSeconds(5));
+            assertThat(current.token()).isGreaterThan(late.token());
+            long pexpiresBefore = ServerProbe.calls(server, "pexpire");
+            long renewalsBefore = ServerProbe.calls(server, "evalsha");
+            late.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+            assertThat(late.isValid()).isFalse();
+            Thread.sleep(1_500);
+            assertThat(ServerProbe.calls(server, "evalsha")).as("late renewals did reach the server").isGreaterThan(renewalsBefore);
+            assertThat(ServerProbe.calls(server, "pexpire")).as("but extended nothing").isEqualTo(pexpiresBefore);
+            assertThat(current.isValid()).isTrue();
+            proxy.pass();
+            assertThat(late.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+            assertThat(current.release()).isEqualTo(ReleaseStatus.RELEASED);
+        }
     }
 
     @Test

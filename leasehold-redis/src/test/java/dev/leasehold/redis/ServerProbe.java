@@ -72,7 +72,7 @@ final class ServerProbe {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
                 .map(Thread::getName)
-                .filter(name -> name.startsWith("lettuce-") || name.startsWith("leasehold-"))
+                .filter(name -> name.startsWith("lettuce-") || name.startsWith("leasehold-renewal-"))
                 .collect(Collectors.toSet());
     }
 
