@@ -43,8 +43,7 @@ final class AcquireOperation {
     private final Duration wait;
     private final long waitDeadlineNanos;
     private final boolean blockingCaller;
-    private final String holder = HolderIds.newId();
-    private final String waiter = HolderIds.newId();
+    private final String holder;
     private final CompletableFuture<Lease> result = new CompletableFuture<>();
     private final CompletableFuture<Void> cleanedUp = new CompletableFuture<>();
     private final AtomicBoolean turnTaken = new AtomicBoolean();
@@ -64,6 +63,7 @@ final class AcquireOperation {
         this.engine = engine;
         this.wait = wait;
         this.blockingCaller = blockingCaller;
+        this.holder = engine.holderIds().next();
         this.waitDeadlineNanos = wait == null ? 0 : System.nanoTime() + wait.toNanos();
         result.whenComplete((lease, error) -> {
             if (result.isCancelled()) {
@@ -127,7 +127,7 @@ final class AcquireOperation {
         ReleaseSignal subscribed = signal.get();
         CompletableFuture<Void> wake = subscribed == null ? null : subscribed.next();
         long sentAt = System.nanoTime();
-        engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(), subscribed == null ? null : waiter)
+        engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(), subscribed == null ? null : holder)
                 .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
@@ -233,7 +233,7 @@ final class AcquireOperation {
             return;
         }
         CompletableFuture<Void> abandoned = talkedToBackend
-                ? engine.protocol().abandon(lock.name(), holder, waiter)
+                ? engine.protocol().abandon(lock.name(), holder, holder)
                         .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
                 : CompletableFuture.completedFuture(null);
         engine.queues().leave(lock.name(), this);

@@ -50,6 +50,7 @@ public final class LeaseEngine implements AutoCloseable {
     private final Executor callbackExecutor = ForkJoinPool.commonPool();
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
     private final WaitQueues queues = new WaitQueues();
+    private final HolderIds holderIds = new HolderIds();
     private volatile boolean closed;
 
     public LeaseEngine(LockProtocol protocol, Settings settings) {
@@ -135,6 +136,10 @@ public final class LeaseEngine implements AutoCloseable {
 
     Settings settings() {
         return settings;
+    }
+
+    HolderIds holderIds() {
+        return holderIds;
     }
 
     WaitQueues queues() {

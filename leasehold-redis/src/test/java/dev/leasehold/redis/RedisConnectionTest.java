@@ -7,6 +7,9 @@ import dev.leasehold.testkit.server.FreePorts;
 import dev.leasehold.testkit.server.RedisBinary;
 import dev.leasehold.testkit.server.RedisServer;
 import dev.leasehold.testkit.server.TlsMaterial;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,6 +135,27 @@ class RedisConnectionTest {
             assertThatThrownBy(() -> RedisLocks.builder().uri(server.uri().replace("rediss", "redis"))
                     .operationTimeout(Duration.ofSeconds(2)).connect())
                     .isInstanceOf(LockUnavailableException.class);
+        }
+    }
+
+    @Test
+    void anExistingLettuceClientIsUsedAndLeftRunning() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            RedisClient mine = RedisClient.create();
+            try {
+                RedisLockClient locks = RedisLocks.builder().client(mine).uri(RedisURI.create(server.uri())).connect();
+                try (Lease lease = locks.lock("borrowed").acquire(Duration.ZERO)) {
+                    assertThat(lease.isValid()).isTrue();
+                }
+                long connections = ServerProbe.connectedClients(server);
+                locks.close();
+                assertThat(ServerProbe.connectedClients(server)).as("Leasehold closed its own connection").isLessThan(connections);
+                try (StatefulRedisConnection<String, String> stillMine = mine.connect(RedisURI.create(server.uri()))) {
+                    assertThat(stillMine.sync().ping()).isEqualTo("PONG");
+                }
+            } finally {
+                mine.shutdown();
+            }
         }
     }
 

@@ -220,6 +220,34 @@ public abstract class LockClientContract {
     }
 
     @Test
+    void maxHoldStopsTheWatchdogAndTheLeaseEndsWithinOneTtl() throws Exception {
+        String lockName = name("maxhold");
+        Duration ttl = Duration.ofMillis(300);
+        long start = System.nanoTime();
+        Lease lease = client().lock(lockName, LockOptions.watchdog(ttl).withMaxHold(Duration.ofMillis(600)))
+                .acquire(Duration.ofSeconds(5));
+        lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long lostAfter = (System.nanoTime() - start) / 1_000_000;
+        assertThat(lostAfter).as("renewed past the first ttl, stopped after maxHold").isBetween(600L, 600L + 300L + SLACK_MILLIS);
+        try (Lease next = client().lock(lockName).acquire(Duration.ofSeconds(2))) {
+            assertThat(next.token()).isGreaterThan(lease.token());
+        }
+    }
+
+    @Test
+    void asyncCompletionsRunOffTheClientsIoThreadsAndMayBlock() throws Exception {
+        String lockName = name("async-callback");
+        CompletableFuture<String> released = client().lock(lockName).acquireAsync(Duration.ofSeconds(5))
+                .thenApply(lease -> Thread.currentThread().getName() + ":" + lease.release());
+        String outcome = released.get(10, TimeUnit.SECONDS);
+        assertThat(outcome).endsWith(":RELEASED").doesNotStartWith("lettuce-");
+        Lease fixed = client().lock(lockName, LockOptions.fixedLease(Duration.ofMillis(100))).acquire(Duration.ofSeconds(5));
+        String lostThread = fixed.lost().thenApply(lost -> Thread.currentThread().getName())
+                .toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertThat(lostThread).as("lost() callbacks run on the renewal thread").startsWith("leasehold-renewal-");
+    }
+
+    @Test
     void aFrozenBackendLosesTheLeaseNoLaterThanTheLocalDeadline() throws Exception {
         String lockName = name("frozen");
         Duration ttl = Duration.ofSeconds(1);
