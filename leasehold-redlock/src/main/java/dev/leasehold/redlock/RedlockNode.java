@@ -1,0 +1,175 @@
+package dev.leasehold.redlock;
+
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import dev.leasehold.redis.LockKeys;
+import dev.leasehold.redis.RedisEndpoint;
+import dev.leasehold.redis.RedisErrors;
+import dev.leasehold.redis.ReleaseChannels;
+import dev.leasehold.spi.ReleaseSignal;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One independent Redis master of a Redlock client: its command connection, its pub/sub channels,
+ * and its part of each Redlock step, every call bounded by the timeout the caller gives.
+ *
+ * <p>The connection is opened on first use and, if that fails, again on the next call: a node
+ * that was down when the client started joins the quorum once it is back. Once open, Lettuce
+ * reconnects it by itself. While disconnected, calls fail at once ({@code REFUSED}) instead of
+ * queueing, so a dead node costs an attempt nothing.
+ *
+ * <p>Every failure completes the returned future with a {@link LockUnavailableException} holding
+ * exactly one {@link NodeFailure} for this node; {@link #failureOf(Throwable)} extracts it.
+ */
+final class RedlockNode implements AutoCloseable {
+
+    private final RedisEndpoint endpoint;
+    private final RedisClient client;
+    private final RedlockScripts scripts;
+    private final ReleaseChannels channels;
+    private final AtomicReference<CompletableFuture<StatefulRedisConnection<String, String>>> connection =
+            new AtomicReference<>();
+    private volatile boolean closed;
+
+    RedlockNode(RedisEndpoint endpoint, RedisClient client, RedlockScripts scripts) {
+        this.endpoint = endpoint;
+        this.client = client;
+        this.scripts = scripts;
+        this.channels = new ReleaseChannels(client, endpoint);
+    }
+
+    /** Scheme, host, port and database: never the credentials. */
+    String describe() {
+        return endpoint.describe();
+    }
+
+    /** Opens the connection (if not open yet) and completes when it is usable. */
+    CompletableFuture<Void> connect(Duration timeout) {
+        return bounded(commands().thenApply(commands -> null), timeout, "connect");
+    }
+
+    /** Runs acquire.lua: the lock key for {@code holder} plus this node's advanced counter, or the holder's pttl. */
+    CompletableFuture<NodeAnswer> acquire(LockKeys keys, String holder, Duration ttl, String waiter,
+                                          RedlockSettings settings, Duration timeout) {
+        CompletableFuture<List<Object>> reply = commands().thenCompose(commands -> scripts.acquire.run(commands,
+                ScriptOutputType.MULTI, new String[] {keys.lock(), keys.fence(), keys.waiters()},
+                holder, millis(ttl), millis(settings.fenceRetention()), waiter == null ? "" : waiter,
+                millis(settings.waiterRegistration())));
+        return bounded(reply, timeout, "the acquire of '" + keys.lock() + "'").thenApply(values -> {
+            long value = (Long) values.get(1);
+            return (Long) values.get(0) == 1L ? new NodeAnswer.Granted(value) : new NodeAnswer.Held(value);
+        });
+    }
+
+    /** Runs fence.lua: raises this node's counter to at least {@code token}. */
+    CompletableFuture<Long> writeBack(LockKeys keys, long token, Duration fenceRetention, Duration timeout) {
+        CompletableFuture<Long> reply = commands().thenCompose(commands -> scripts.fence.run(commands,
+                ScriptOutputType.INTEGER, new String[] {keys.fence()}, Long.toString(token), millis(fenceRetention)));
+        return bounded(reply, timeout, "the token write-back of '" + keys.lock() + "'");
+    }
+
+    /** Runs renew.lua: true if the key was still ours here and now lives for {@code ttl}. */
+    CompletableFuture<Boolean> renew(LockKeys keys, String holder, Duration ttl, Duration timeout) {
+        CompletableFuture<Long> reply = commands().thenCompose(commands -> scripts.renew.run(commands,
+                ScriptOutputType.INTEGER, new String[] {keys.lock()}, holder, millis(ttl)));
+        return bounded(reply, timeout, "the renewal of '" + keys.lock() + "'").thenApply(extended -> extended == 1L);
+    }
+
+    /**
+     * Runs release.lua: deletes the key if it is ours, forgets {@code waiter} (may be {@code null})
+     * and wakes the waiters registered here.
+     *
+     * @return true if the key was ours here
+     */
+    CompletableFuture<Boolean> release(LockKeys keys, String holder, String waiter, Duration timeout) {
+        CompletableFuture<Long> reply = commands().thenCompose(commands -> scripts.release.run(commands,
+                ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
+                holder, waiter == null ? "" : waiter, keys.channel()));
+        return bounded(reply, timeout, "the release of '" + keys.lock() + "'").thenApply(released -> released == 1L);
+    }
+
+    /** Subscribes to this node's release notifications for {@code keys}. */
+    ReleaseSignal subscribe(LockKeys keys) {
+        return channels.subscribe(keys.channel());
+    }
+
+    /** This node's failure behind an error completed by one of its calls. */
+    NodeFailure failureOf(Throwable error) {
+        LeaseholdException translated = RedisErrors.translate(describe(), "a call", error);
+        if (translated instanceof LockUnavailableException unavailable && !unavailable.failures().isEmpty()) {
+            return unavailable.failures().get(0);
+        }
+        return new NodeFailure(describe(), NodeFailure.Kind.ERROR, translated);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        channels.close();
+        CompletableFuture<StatefulRedisConnection<String, String>> current = connection.getAndSet(null);
+        if (current != null) {
+            current.thenAccept(StatefulRedisConnection::close);
+        }
+    }
+
+    private CompletableFuture<RedisAsyncCommands<String, String>> commands() {
+        CompletableFuture<StatefulRedisConnection<String, String>> current = connection.get();
+        if (current == null || current.isCompletedExceptionally()) {
+            CompletableFuture<StatefulRedisConnection<String, String>> opening = new CompletableFuture<>();
+            if (connection.compareAndSet(current, opening)) {
+                open(opening);
+                current = opening;
+            } else {
+                current = connection.get();
+                if (current == null) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("the Redlock client is closed"));
+                }
+            }
+        }
+        return current.thenApply(StatefulRedisConnection::async);
+    }
+
+    private void open(CompletableFuture<StatefulRedisConnection<String, String>> opening) {
+        if (closed) {
+            opening.completeExceptionally(new IllegalStateException("the Redlock client is closed"));
+            return;
+        }
+        client.connectAsync(StringCodec.UTF8, endpoint.uri()).toCompletableFuture().whenComplete((opened, error) -> {
+            if (error != null) {
+                opening.completeExceptionally(error);
+            } else if (closed) {
+                // close() ran while this connection was opening: it must not outlive the client.
+                opened.closeAsync();
+                opening.completeExceptionally(new IllegalStateException("the Redlock client is closed"));
+            } else {
+                opening.complete(opened);
+            }
+        });
+    }
+
+    private <T> CompletableFuture<T> bounded(CompletableFuture<T> reply, Duration timeout, String operation) {
+        return reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).exceptionallyCompose(error -> {
+            // orTimeout's own exception has no message; say which bound the node missed.
+            Throwable cause = error instanceof TimeoutException
+                    ? new TimeoutException("no answer within the per-node timeout of " + timeout.toMillis() + " ms")
+                    : error;
+            return CompletableFuture.failedFuture(RedisErrors.translate(describe(), operation, cause));
+        });
+    }
+
+    private static String millis(Duration duration) {
+        return Long.toString(duration.toMillis());
+    }
+}

@@ -1,0 +1,38 @@
+-- One node's part of a Redlock acquisition: takes the lock key for a new holder and advances this
+-- node's own fencing counter, or says how long the current holder has left. The client takes the
+-- maximum counter over the nodes that granted and writes it back to them (fence.lua) before it
+-- hands out the lease.
+--
+-- KEYS[1]  the lock key (its value is the holder id, as with a plain SET NX PX)
+-- KEYS[2]  the fence key: this node's counter
+-- KEYS[3]  the waiters key: a sorted set of waiter id -> registration expiry (server ms)
+-- ARGV[1]  holder id
+-- ARGV[2]  ttl of the lock, ms
+-- ARGV[3]  how long the fence key outlives its last write, ms
+-- ARGV[4]  waiter id, or '' when the caller is not (yet) waiting
+-- ARGV[5]  how long a waiter registration lasts without a new attempt, ms
+--
+-- Returns {1, counter} when granted, {0, pttl of the current holder} when held.
+
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  -- max(last + 1, server time in microseconds): the counter advances even after its key expired,
+  -- as long as this node's clock did not step back by more than the fence retention.
+  local now = redis.call('time')
+  local micros = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local last = tonumber(redis.call('get', KEYS[2]) or '0')
+  local counter = math.max(last + 1, micros)
+  redis.call('set', KEYS[2], string.format('%d', counter), 'PX', ARGV[3])
+  if ARGV[4] ~= '' then
+    redis.call('zrem', KEYS[3], ARGV[4])
+  end
+  return {1, counter}
+end
+
+-- Registered waiters make release.lua publish, so a waiter subscribed on this node wakes.
+if ARGV[4] ~= '' then
+  local now = redis.call('time')
+  local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  redis.call('zadd', KEYS[3], millis + tonumber(ARGV[5]), ARGV[4])
+  redis.call('pexpire', KEYS[3], ARGV[5])
+end
+return {0, redis.call('pttl', KEYS[1])}
