@@ -1,6 +1,7 @@
 package dev.leasehold;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -64,6 +65,12 @@ public interface Lease extends AutoCloseable {
      *         retried, and the key expires by its ttl in any case
      */
     ReleaseStatus release();
+
+    /**
+     * What the completed release found: the status and, on a quorum backend, how many nodes still
+     * held this lease's key. Empty until a release has completed.
+     */
+    Optional<ReleaseReport> releaseReport();
 
     /** Same as {@link #release()}, for try-with-resources. */
     @Override

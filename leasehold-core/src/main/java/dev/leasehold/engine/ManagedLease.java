@@ -3,12 +3,15 @@ package dev.leasehold.engine;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
+import dev.leasehold.ReleaseReport;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,6 +37,7 @@ final class ManagedLease implements Lease {
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<ReleaseStatus>> release = new AtomicReference<>();
     private final Consumer<ManagedLease> onEnd;
+    private volatile ReleaseReport report;
     private final RenewalScheduler scheduler;
 
     ManagedLease(String lockName, String holder, long token, LockOptions options, LockProtocol protocol,
@@ -150,11 +154,11 @@ final class ManagedLease implements Lease {
         boolean wasHeld = lifecycle.beginRelease();
         renewal.stop();
         boolean wasLost = !wasHeld && lifecycle.phase() == LeasePhase.LOST;
-        CompletableFuture<Boolean> deletion = protocol.release(lockName, holder);
+        CompletableFuture<ReleaseOutcome> deletion = protocol.release(lockName, holder);
         // After the release is on the wire: the next local waiter's attempt then queues behind it.
         onEnd.accept(this);
         deletion.orTimeout(callTimeout.toNanos(), TimeUnit.NANOSECONDS)
-                .whenComplete((deleted, error) -> {
+                .whenComplete((outcome, error) -> {
                     if (error != null) {
                         release.compareAndSet(mine, null);
                         mine.completeExceptionally(Futures.translate(error, protocol.describe(),
@@ -162,7 +166,8 @@ final class ManagedLease implements Lease {
                         return;
                     }
                     lifecycle.finishRelease();
-                    ReleaseStatus status = deleted && !wasLost ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
+                    ReleaseStatus status = outcome.released() && !wasLost ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
+                    report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
                     if (status == ReleaseStatus.ALREADY_LOST && !wasLost) {
                         LOG.warn("Lease on lock '{}' (token {}) had already been lost when it was released",
                                 lockName, token);
@@ -170,6 +175,11 @@ final class ManagedLease implements Lease {
                     mine.complete(status);
                 });
         return mine;
+    }
+
+    @Override
+    public Optional<ReleaseReport> releaseReport() {
+        return Optional.ofNullable(report);
     }
 
     @Override

@@ -42,9 +42,9 @@ public interface LockProtocol {
     /**
      * Releases the lock only if {@code holder} owns it, waking waiters if there are any.
      *
-     * @return true if it was ours and is now free, false if it was not ours
+     * @return whether it was ours and is now free, and on how many nodes the key was still ours
      */
-    CompletableFuture<Boolean> release(String name, String holder);
+    CompletableFuture<ReleaseOutcome> release(String name, String holder);
 
     /**
      * Cleans up after an abandoned acquisition (timeout, interrupt, cancellation): releases the

@@ -2,6 +2,8 @@ package dev.leasehold.redis;
 
 import io.lettuce.core.RedisURI;
 
+import java.time.Duration;
+
 /**
  * A parsed Redis URI and its credential-free description. Parsing errors never echo the URI,
  * which may carry a password. Public so other Redis-based backends (leasehold-redlock) parse
@@ -36,6 +38,18 @@ public final class RedisEndpoint {
             throw new IllegalArgumentException("Redis URI is not valid (" + e.getClass().getSimpleName()
                     + "); use redis://[user:password@]host:port[/db]");
         }
+    }
+
+    /**
+     * This endpoint with Lettuce's connection-handshake timeout set to {@code timeout}, unless the
+     * URI chose its own. Lettuce bounds the handshake (HELLO, AUTH, PING) by the URI's timeout,
+     * 60 s by default, so without this a frozen server would hang a connect for a minute.
+     */
+    public RedisEndpoint withHandshakeTimeout(Duration timeout) {
+        if (!RedisURI.DEFAULT_TIMEOUT_DURATION.equals(uri.getTimeout())) {
+            return this;
+        }
+        return new RedisEndpoint(RedisURI.builder(uri).withTimeout(timeout).build());
     }
 
     static RedisEndpoint of(RedisURI uri) {

@@ -146,15 +146,27 @@ public final class RedisLocks {
             if (ownsClient) {
                 client.setOptions(clientOptions());
             }
+            RedisEndpoint bounded = endpoint.withHandshakeTimeout(operationTimeout);
             try {
-                StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8, endpoint.uri());
-                return new RedisLockClient(endpoint, client, ownsClient, connection, new RedisScripts(),
+                StatefulRedisConnection<String, String> connection = connect(client, bounded);
+                return new RedisLockClient(bounded, client, ownsClient, connection, new RedisScripts(),
                         new LeaseEngine.Settings(operationTimeout, maxRecheck), fenceRetention);
             } catch (RuntimeException e) {
                 if (ownsClient) {
                     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
                 }
                 throw RedisErrors.translate(endpoint.describe(), "connect", e);
+            }
+        }
+
+        private static StatefulRedisConnection<String, String> connect(RedisClient client, RedisEndpoint endpoint) {
+            try {
+                return client.connect(StringCodec.UTF8, endpoint.uri());
+            } catch (RuntimeException e) {
+                if (!RedisErrors.isClosedDuringHandshake(e)) {
+                    throw e;
+                }
+                return client.connect(StringCodec.UTF8, endpoint.uri());
             }
         }
 

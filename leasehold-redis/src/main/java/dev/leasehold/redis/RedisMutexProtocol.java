@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -56,8 +57,8 @@ final class RedisMutexProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Boolean> release(String name, String holder) {
-        return releaseScript(name, holder, "").thenApply(released -> released == 1L);
+    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        return releaseScript(name, holder, "").thenApply(released -> ReleaseOutcome.single(released == 1L));
     }
 
     @Override

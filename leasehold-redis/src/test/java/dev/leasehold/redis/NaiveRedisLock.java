@@ -6,6 +6,7 @@ import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReentrantLeaseLock;
+import dev.leasehold.ReleaseReport;
 import dev.leasehold.ReleaseStatus;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -132,6 +133,11 @@ final class NaiveRedisLock implements DistributedLock {
                 redis.del(name);
             }
             return ReleaseStatus.RELEASED;
+        }
+
+        @Override
+        public Optional<ReleaseReport> releaseReport() {
+            return released ? Optional.of(new ReleaseReport(ReleaseStatus.RELEASED, 1, 1, 1)) : Optional.empty();
         }
 
         @Override

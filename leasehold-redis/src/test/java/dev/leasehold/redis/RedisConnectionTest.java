@@ -82,6 +82,19 @@ class RedisConnectionTest {
     }
 
     @Test
+    void connectingToAFrozenServerFailsWithinTheOperationTimeout() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            server.pause();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> RedisLocks.builder().uri(server.uri()).operationTimeout(Duration.ofSeconds(1)).connect())
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining(server.uri());
+            assertThat((System.nanoTime() - start) / 1_000_000).as("the handshake is bounded too").isLessThan(1_000 + 1_000);
+            server.resume();
+        }
+    }
+
+    @Test
     void aWrongPasswordIsAnAuthenticationErrorThatNeverShowsThePassword() throws Exception {
         Set<String> threadsBefore = ServerProbe.clientThreads();
         try (RedisServer server = RedisServer.builder().requirePass("s3cret-pw").start()) {

@@ -208,7 +208,9 @@ public final class RedlockLocks {
             }
             RedlockSettings settings = new RedlockSettings(nodeTimeout, retryCount, retryDelay, retryJitter,
                     fenceRetention, new LeaseEngine.Settings(operationTimeout, maxRecheck));
-            return RedlockLockClient.open(endpoints, settings, trustedCertificate);
+            List<RedisEndpoint> bounded = endpoints.stream()
+                    .map(endpoint -> endpoint.withHandshakeTimeout(operationTimeout)).toList();
+            return RedlockLockClient.open(bounded, settings, trustedCertificate);
         }
     }
 }

@@ -142,12 +142,19 @@ final class RedlockNode implements AutoCloseable {
     }
 
     private void open(CompletableFuture<StatefulRedisConnection<String, String>> opening) {
+        open(opening, true);
+    }
+
+    private void open(CompletableFuture<StatefulRedisConnection<String, String>> opening, boolean mayRetry) {
         if (closed) {
             opening.completeExceptionally(new IllegalStateException("the Redlock client is closed"));
             return;
         }
         client.connectAsync(StringCodec.UTF8, endpoint.uri()).toCompletableFuture().whenComplete((opened, error) -> {
-            if (error != null) {
+            if (error != null && mayRetry && RedisErrors.isClosedDuringHandshake(error)) {
+                // A rejected AUTH sometimes surfaces as a premature close; a second try names it.
+                open(opening, false);
+            } else if (error != null) {
                 opening.completeExceptionally(error);
             } else if (closed) {
                 // close() ran while this connection was opening: it must not outlive the client.

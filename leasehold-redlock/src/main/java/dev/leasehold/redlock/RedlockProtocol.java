@@ -6,6 +6,7 @@ import dev.leasehold.engine.HolderIds;
 import dev.leasehold.redis.LockKeys;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -124,12 +125,18 @@ final class RedlockProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Boolean> release(String name, String holder) {
+    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
         LockKeys keys = LockKeys.of(name);
         QuorumVote vote = vote(node -> node.release(keys, holder, null, settings.nodeTimeoutWithoutTtl()));
-        vote.settled().thenAccept(result -> LOG.debug("Released '{}' (holder {}): our key was still on {} of {} nodes",
-                name, HolderIds.redact(holder), result.yes(), nodes.size()));
-        return vote.decided().thenCompose(result -> decide("release", name, result));
+        // Wait for every node (bounded by the per-node timeout) so the count is exact.
+        return vote.settled().thenCompose(result -> {
+            int answered = result.yes() + (int) result.failures().stream()
+                    .filter(failure -> failure.kind() == NodeFailure.Kind.HELD_BY_OTHER).count();
+            LOG.debug("Released '{}' (holder {}): our key was still on {} of {} nodes",
+                    name, HolderIds.redact(holder), result.yes(), nodes.size());
+            return decide("release", name, result)
+                    .thenApply(released -> new ReleaseOutcome(released, result.yes(), answered, nodes.size()));
+        });
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.leasehold.NodeFailure;
 import dev.leasehold.testkit.server.RedisBinary;
 import dev.leasehold.testkit.server.RedisServer;
 import dev.leasehold.testkit.server.TlsMaterial;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +66,7 @@ class RedlockConnectionTest {
         assertThat(clientThreadsAfterShutdown()).isSubsetOf(threadsBefore);
     }
 
-    @Test
+    @RepeatedTest(value = 10, failureThreshold = 1)
     void aWrongPasswordOnOneNodeIsAnAuthenticationErrorThatNeverShowsThePassword() throws Exception {
         Set<String> threadsBefore = clientThreads();
         try (RedisNodes nodes = RedisNodes.start(3, builder -> builder.requirePass("s3cret-pw"))) {

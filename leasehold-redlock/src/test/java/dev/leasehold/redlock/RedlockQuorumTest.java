@@ -7,6 +7,7 @@ import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.ReleaseReport;
 import dev.leasehold.ReleaseStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -163,6 +164,25 @@ class RedlockQuorumTest {
                 previous = lease.token();
             }
             assertThat(nodes.holding("two-down")).isZero();
+        }
+    }
+
+    @Test
+    void theReleaseReportSaysOnHowManyNodesTheKeyWasStillOurs() {
+        RedlockLockClient locks = client();
+        Lease kept = locks.lock("report").acquire(Duration.ofSeconds(2));
+        nodes.get(0).command("DEL", "report");
+        assertThat(kept.release()).isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(kept.releaseReport()).hasValue(new ReleaseReport(ReleaseStatus.RELEASED, 4, 5, 5));
+
+        Lease lost = locks.lock("report").acquire(Duration.ofSeconds(2));
+        for (int i = 0; i < 3; i++) {
+            nodes.get(i).command("SET", "report", "someone-else", "PX", "10000");
+        }
+        assertThat(lost.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        assertThat(lost.releaseReport()).hasValue(new ReleaseReport(ReleaseStatus.ALREADY_LOST, 2, 5, 5));
+        for (int i = 0; i < 3; i++) {
+            assertThat(nodes.get(i).command("GET", "report")).as("another holder's key is untouched").isEqualTo("someone-else");
         }
     }
 

@@ -1,0 +1,148 @@
+package dev.leasehold.cli;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The command {@code run} runs, in a process group of its own so that stopping it stops its
+ * children too. It is started through {@code setsid(1)} (util-linux), which calls
+ * {@code setsid()} and then execs the command in place: a process the JVM has just spawned is
+ * never a group leader, so setsid does not fork, and the command's pid is its group id.
+ *
+ * <p>The command inherits stdin, stdout and stderr. Being in its own session, it does not get
+ * the terminal's Ctrl-C; {@code run} forwards that itself.
+ */
+final class ChildProcess {
+
+    private static final long POLL_MILLIS = 50;
+
+    private final Process process;
+    private final ProcessGroup group;
+    private final Consumer<String> report;
+    private final AtomicReference<CompletableFuture<Void>> termination = new AtomicReference<>();
+
+    private ChildProcess(Process process, Consumer<String> report) {
+        this.process = process;
+        this.group = new ProcessGroup(process.pid());
+        this.report = report;
+    }
+
+    /**
+     * Starts {@code command} with {@code environment} added to ours.
+     *
+     * @param report where to say what the termination sequence does
+     * @throws CliException with {@link ExitCodes#CANNOT_EXECUTE} if setsid cannot be started
+     */
+    static ChildProcess start(List<String> command, Map<String, String> environment, Consumer<String> report) {
+        List<String> argv = new ArrayList<>(List.of("setsid", "--"));
+        argv.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(argv).inheritIO();
+        builder.environment().putAll(environment);
+        try {
+            return new ChildProcess(builder.start(), report);
+        } catch (IOException e) {
+            throw new CliException(ExitCodes.CANNOT_EXECUTE, "cannot start setsid (util-linux), which runs the "
+                    + "command in a process group of its own: " + e.getMessage());
+        }
+    }
+
+    ProcessGroup group() {
+        return group;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Waits for the command to exit and returns its exit code (128 + N if signal N ended it).
+     * Keeps waiting through interrupts: whoever wants it to end signals it instead.
+     */
+    int awaitExit() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return process.waitFor();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Stops the whole process group: SIGTERM now, SIGKILL if any member still runs after
+     * {@code grace}. The first call runs the sequence on the calling thread and returns when it
+     * is over; later calls return the same future, so a lease loss and a Ctrl-C that race end in
+     * one SIGTERM and at most one SIGKILL.
+     */
+    CompletableFuture<Void> terminate(Duration grace) {
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        if (!termination.compareAndSet(null, mine)) {
+            return termination.get();
+        }
+        try {
+            runTermination(grace);
+        } finally {
+            mine.complete(null);
+        }
+        return mine;
+    }
+
+    /** The termination sequence, if one was started. */
+    Optional<CompletableFuture<Void>> termination() {
+        return Optional.ofNullable(termination.get());
+    }
+
+    private void runTermination(Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        send("TERM");
+        try {
+            while (anyAlive() && System.nanoTime() - deadline < 0) {
+                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                // Waiting on the leader returns the moment it exits; after that, poll the group.
+                if (!process.waitFor(Math.min(POLL_MILLIS, left), TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                Thread.sleep(Math.min(POLL_MILLIS, left));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // no more patience: go straight to SIGKILL
+        }
+        if (anyAlive()) {
+            report.accept(group + " still running " + Durations.format(grace) + " after SIGTERM: sending SIGKILL");
+            send("KILL");
+        }
+    }
+
+    private boolean anyAlive() {
+        return process.isAlive() || group.hasLiveMembers();
+    }
+
+    /**
+     * Signals the group. Right after start, setsid may not have created the group yet; then
+     * only the process itself exists and is signalled directly.
+     */
+    private void send(String signal) {
+        if (!group.signal(signal) && process.isAlive()) {
+            if (signal.equals("KILL")) {
+                process.destroyForcibly();
+            } else {
+                process.destroy();
+            }
+        }
+    }
+}

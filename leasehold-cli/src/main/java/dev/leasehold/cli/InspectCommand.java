@@ -1,0 +1,53 @@
+package dev.leasehold.cli;
+
+import dev.leasehold.redis.LockInfo;
+import dev.leasehold.redis.RedisLockClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code leasehold inspect NAME [--json]}: one atomic snapshot of a lock: its holder (redacted:
+ * the full holder id would let anyone release the lock), remaining ttl, last fencing token and
+ * live waiters.
+ */
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+        description = "Shows who holds the lock NAME (redacted), its remaining ttl, the last fencing token "
+                + "issued and the number of waiters.")
+final class InspectCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private RedisOption redis;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
+    private String name;
+
+    @Option(names = "--json", description = "Print one JSON object instead of text.")
+    private boolean json;
+
+    @Override
+    public Integer call() {
+        LockInfo info;
+        try (RedisLockClient client = redis.connect()) {
+            try {
+                info = client.inspect(name);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(json ? LockInfoFormat.json(info) : LockInfoFormat.text(info));
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.leasehold.cli;
+
+import java.util.regex.Pattern;
+
+/**
+ * The last filter before text reaches the terminal: removes the {@code user:password@} part of
+ * any {@code redis://} or {@code rediss://} URI. The library already describes servers without
+ * credentials; this catches whatever a third-party error message might still echo.
+ */
+final class Redaction {
+
+    private static final Pattern CREDENTIALS = Pattern.compile("(?i)(rediss?://)[^@/\\s]*@");
+
+    private Redaction() {
+    }
+
+    static String credentialsRemoved(String text) {
+        return text == null ? "" : CREDENTIALS.matcher(text).replaceAll("$1");
+    }
+}

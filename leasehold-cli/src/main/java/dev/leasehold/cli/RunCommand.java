@@ -1,0 +1,115 @@
+package dev.leasehold.cli;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.LockOptions;
+import dev.leasehold.redis.RedisLockClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code leasehold run NAME [options] -- CMD [ARGS...]}: runs a command while holding a lock,
+ * like {@code flock(1)} across machines. This class holds the options and checks them; the run
+ * itself is a {@link LockedRun}.
+ */
+@Command(name = "run",
+        customSynopsis = "leasehold run [OPTIONS] NAME -- CMD [ARGS...]",
+        descriptionHeading = "%n",
+        parameterListHeading = "%n",
+        optionListHeading = "%nOptions:%n",
+        description = {
+                "Runs CMD while holding the lock NAME, like flock(1) across machines.",
+                "CMD gets LEASEHOLD_LOCK and LEASEHOLD_TOKEN (the fencing token) in its environment, "
+                        + "inherits stdin, stdout and stderr, and its exit code becomes ours. If the lease is "
+                        + "lost, CMD's whole process group gets SIGTERM before the lease ends, then SIGKILL after "
+                        + "--grace. Ctrl-C or SIGTERM to leasehold is passed on to CMD; the lock is released "
+                        + "when CMD exits."},
+        footerHeading = "%nExit codes:%n",
+        footer = {
+                "  CMD's own   CMD ran; 128+N if signal N ended it",
+                "  64          usage error",
+                "  69          Redis unreachable, or it refused the credentials",
+                "  75          lock not obtained within --wait; CMD did not run",
+                "  79          lease lost while CMD ran; CMD was terminated",
+                "  126, 127    CMD could not be executed, or was not found"},
+        mixinStandardHelpOptions = true)
+final class RunCommand implements Callable<Integer> {
+
+    /** Shorter leases leave no time to stop the command before they end. */
+    static final Duration MIN_TTL = Duration.ofSeconds(1);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private RedisOption redis;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The lock name, e.g. nightly-report or order:123.")
+    private String name;
+
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD",
+            description = "The command and its arguments, after --.")
+    private List<String> command = new ArrayList<>();
+
+    @Option(names = "--ttl", paramLabel = "DURATION", defaultValue = "30s",
+            description = "Lease time, renewed every ttl/3 while CMD runs; if CMD's host dies, the lock "
+                    + "frees itself after this (default: ${DEFAULT-VALUE}).")
+    private Duration ttl;
+
+    @Option(names = "--wait", paramLabel = "DURATION",
+            description = "How long to wait for the lock; 0 gives up at once, e.g. for a cron job that must "
+                    + "run on one machine only (default: wait as long as it takes).")
+    private Duration wait;
+
+    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s",
+            description = "Time between SIGTERM and SIGKILL when CMD must stop (default: ${DEFAULT-VALUE}).")
+    private Duration grace;
+
+    @Option(names = {"-q", "--quiet"},
+            description = "Say nothing unless something goes wrong: no waiting line, no acquired/released "
+                    + "lines, no message when the lock was not obtained (the exit code tells).")
+    private boolean quiet;
+
+    @Override
+    public Integer call() {
+        validate();
+        try (RedisLockClient client = redis.connect()) {
+            return new LockedRun(client, lock(client), command, grace, wait, quiet, spec.commandLine().getErr())
+                    .execute();
+        }
+    }
+
+    private void validate() {
+        if (command.isEmpty()) {
+            throw usage("missing command: give it after --, e.g. leasehold run " + name + " -- CMD [ARGS...]");
+        }
+        if (ttl.compareTo(MIN_TTL) < 0 || ttl.compareTo(LockOptions.MAX_TTL) > 0) {
+            throw usage("--ttl must be between " + Durations.format(MIN_TTL) + " and "
+                    + Durations.format(LockOptions.MAX_TTL) + ", was " + Durations.format(ttl));
+        }
+        if (wait != null && wait.compareTo(DistributedLock.MAX_WAIT) > 0) {
+            throw usage("--wait must be at most " + DistributedLock.MAX_WAIT.toDays() + " days");
+        }
+    }
+
+    private DistributedLock lock(RedisLockClient client) {
+        try {
+            return client.lock(name, LockOptions.watchdog(ttl));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.leasehold.cli;
+
+import dev.leasehold.testkit.server.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code leasehold run} as real processes against a real redis-server. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RunCommandTest {
+
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+    /** Shell that blocks until the test creates the file "go" in the working directory. */
+    private static final String UNTIL_GO = "while [ ! -e go ]; do sleep 0.05; done";
+
+    private static RedisServer server;
+    private final List<CliProcess> started = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @AfterEach
+    void killLeftovers() {
+        started.forEach(CliProcess::destroy);
+    }
+
+    @Test
+    void ofTwoRunsWithWaitZeroExactlyOneRunsItsCommandAndTheOtherExitsNotObtained() throws IOException {
+        // Each command holds the lock until the test says "go", so the two runs overlap however
+        // slowly their JVMs start.
+        String[] args = {"run", "cron-job", "--wait", "0", "--", "sh", "-c", "echo $$ >> ran; " + UNTIL_GO};
+        CliProcess first = run(args);
+        CliProcess second = run(args);
+        awaitUntil(() -> !first.process().isAlive() || !second.process().isAlive());
+        Files.createFile(dir.resolve("go"));
+
+        int[] codes = {first.awaitExit(EXIT_TIMEOUT), second.awaitExit(EXIT_TIMEOUT)};
+
+        assertThat(codes).containsExactlyInAnyOrder(ExitCodes.OK, ExitCodes.NOT_OBTAINED);
+        assertThat(Files.readAllLines(dir.resolve("ran"))).hasSize(1);
+        CliProcess loser = codes[0] == ExitCodes.NOT_OBTAINED ? first : second;
+        assertThat(loser.stderr()).contains("not obtained").contains("the command did not run");
+    }
+
+    @Test
+    void withWaitTheSecondCommandStartsAfterTheFirstExitsAndSeesALargerToken() throws IOException {
+        CliProcess first = run("run", "nightly", "--", "sh", "-c",
+                "echo $LEASEHOLD_TOKEN > token-1; " + UNTIL_GO + "; date +%s%N > end-1");
+        Processes.awaitLine(dir.resolve("token-1"), Duration.ofSeconds(20)); // the first holds the lock now
+        CliProcess second = run("run", "nightly", "--wait", "10s", "--", "sh", "-c",
+                "date +%s%N > start-2; echo $LEASEHOLD_TOKEN > token-2");
+        // stderr is a file here, not a terminal: plain lines, no carriage returns.
+        awaitUntil(() -> second.stderr().contains("waiting for lock 'nightly': held by"));
+        Files.createFile(dir.resolve("go"));
+
+        assertThat(first.awaitExit(EXIT_TIMEOUT)).isZero();
+        assertThat(second.awaitExit(EXIT_TIMEOUT)).isZero();
+
+        long firstEnded = Long.parseLong(read("end-1"));
+        long secondStarted = Long.parseLong(read("start-2"));
+        assertThat(secondStarted).isGreaterThanOrEqualTo(firstEnded);
+        assertThat(Long.parseLong(read("token-2"))).isGreaterThan(Long.parseLong(read("token-1")));
+        assertThat(second.stderr()).doesNotContain("\r");
+    }
+
+    @Test
+    void theCommandsExitCodeBecomesOursAndTheLockIsReleased() {
+        CliProcess exitsSeven = run("run", "pass-through", "--", "sh", "-c",
+                "test \"$LEASEHOLD_LOCK\" = pass-through && test -n \"$LEASEHOLD_TOKEN\" && exit 7");
+        assertThat(exitsSeven.awaitExit(EXIT_TIMEOUT)).isEqualTo(7);
+        assertThat(server.command("EXISTS", "pass-through")).isEqualTo(0L);
+
+        CliProcess killedBySignal = run("run", "pass-through", "--", "sh", "-c", "kill -KILL $$");
+        assertThat(killedBySignal.awaitExit(EXIT_TIMEOUT)).isEqualTo(128 + 9);
+        assertThat(server.command("EXISTS", "pass-through")).isEqualTo(0L);
+    }
+
+    @Test
+    void aMissingCommandExitsWithTheShellsNotFoundCode() {
+        CliProcess missing = run("run", "missing", "--", "no-such-command-leasehold-test");
+        assertThat(missing.awaitExit(EXIT_TIMEOUT)).isEqualTo(127);
+        assertThat(server.command("EXISTS", "missing")).isEqualTo(0L);
+    }
+
+    @Test
+    void sigtermToLeaseholdReachesTheCommandAndTheLockIsReleased() {
+        CliProcess run = run("run", "forwarded", "--", "sh", "-c",
+                "trap 'echo TERM > got; exit 3' TERM; echo $$ > pgid; while :; do sleep 0.1; done");
+        long pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+
+        run.process().destroy(); // SIGTERM to the leasehold JVM
+
+        // The JVM ends with the signal's status, as a shell would report it: 128 + 15.
+        assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(128 + 15);
+        assertThat(Processes.awaitLine(dir.resolve("got"), Duration.ofSeconds(5))).isEqualTo("TERM");
+        assertThat(Processes.runningMembers(pgid)).isEmpty();
+        assertThat(server.command("EXISTS", "forwarded")).isEqualTo(0L);
+        assertThat(run.stderr()).contains("passing the signal on: sending SIGTERM to process group " + pgid);
+    }
+
+    @Test
+    void anUnreachableServerExitsUnavailableWithoutShowingThePassword() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        CliProcess run = run(Map.of(RedisOption.ENV_VAR, "redis://admin:s3cret-pw@127.0.0.1:" + closedPort),
+                "run", "unreachable", "--", "true");
+
+        assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(run.stderr()).contains("127.0.0.1:" + closedPort).doesNotContain("s3cret-pw").doesNotContain("admin");
+    }
+
+    private CliProcess run(String... args) {
+        return run(Map.of(RedisOption.ENV_VAR, server.uri()), args);
+    }
+
+    private CliProcess run(Map<String, String> env, String... args) {
+        CliProcess process = CliProcess.start(dir, env, args);
+        started.add(process);
+        return process;
+    }
+
+    private static void awaitUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + EXIT_TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waited %s for a condition", EXIT_TIMEOUT).isNegative();
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
+    }
+
+    private String read(String file) throws IOException {
+        return Files.readString(dir.resolve(file), StandardCharsets.UTF_8).strip();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.leasehold.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Mistakes on the command line end with the usage exit code and a message that names the
+ * mistake, before any connection is tried (the Redis URI given points nowhere).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class UsageErrorsTest {
+
+    private static final Map<String, String> NO_SERVER = Map.of(RedisOption.ENV_VAR, "redis://127.0.0.1:1");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMissingCommandIsAUsageError() {
+        CliProcess run = CliProcess.start(dir, NO_SERVER, "run", "job", "--ttl", "5s");
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderr()).contains("missing command").contains("leasehold run job -- CMD");
+    }
+
+    @Test
+    void aBadDurationIsAUsageErrorNamingTheOptionAndTheForms() {
+        CliProcess run = CliProcess.start(dir, NO_SERVER, "run", "job", "--wait", "5 minutes", "--", "true");
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderr()).contains("--wait").contains("'5 minutes' is not a duration").contains("500ms, 30s, 2m or 1h");
+    }
+
+    @Test
+    void aTtlTooShortToStopTheCommandInTimeIsAUsageError() {
+        CliProcess run = CliProcess.start(dir, NO_SERVER, "run", "job", "--ttl", "100ms", "--", "true");
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderr()).contains("--ttl must be between 1s and 24h, was 100ms");
+    }
+
+    @Test
+    void noSubcommandPrintsTheHelpAndIsAUsageError() {
+        CliProcess run = CliProcess.start(dir, NO_SERVER);
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderr()).contains("demo").contains("run").contains("inspect").contains("Exit codes:");
+    }
+}
