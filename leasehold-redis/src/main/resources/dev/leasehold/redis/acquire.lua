@@ -1,4 +1,6 @@
 -- Takes the lock for a new holder in one round trip, or says how long the current holder has left.
+-- Also one node's part of a Redlock acquisition: there the token is that node's counter, and the
+-- client writes the maximum over its majority back (leasehold-redlock's fence.lua).
 --
 -- KEYS[1]  the lock key (its value is the holder id, as with a plain SET NX PX)
 -- KEYS[2]  the fence key: the last token issued for this lock

@@ -1,5 +1,6 @@
 -- Compare-and-delete: frees the lock only if the caller's holder id still owns it, and wakes
--- waiters only when someone waits. Also used to clean up an abandoned acquire.
+-- waiters only when someone waits. Also used to clean up an abandoned acquire, and as one node's
+-- part of a Redlock release.
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the waiters key (sorted set: waiter id -> registration expiry, server ms)

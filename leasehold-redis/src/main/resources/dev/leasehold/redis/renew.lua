@@ -1,4 +1,5 @@
--- Compare-and-extend: only the holder whose id is stored may extend the lock.
+-- Compare-and-extend: only the holder whose id is stored may extend the lock. Also one node's part
+-- of a Redlock renewal, where the lease stays valid only if a majority extended.
 --
 -- KEYS[1]  the lock key
 -- ARGV[1]  holder id

@@ -3,18 +3,17 @@ package dev.leasehold.redlock;
 import dev.leasehold.redis.RedisScript;
 
 /**
- * One node's part of each Redlock step, each kept in its own {@code .lua} resource beside this
- * class and run by {@code EVALSHA} with an {@code EVAL} fallback (a restarted node has forgotten
- * every script). Loaded once per client and shared by all its nodes.
+ * One node's part of each Redlock step, run by {@code EVALSHA} with an {@code EVAL} fallback (a
+ * restarted node has forgotten every script). A node takes, extends and frees its key exactly as a
+ * single server does, so acquire, renew and release are the single-node scripts of
+ * leasehold-redis, and a single-node client and a Redlock client exclude each other on a shared
+ * server. Only the token write-back, {@code fence.lua}, is Redlock's own. Loaded once per client
+ * and shared by all its nodes.
  */
 final class RedlockScripts {
 
-    final RedisScript acquire = load("acquire.lua");
-    final RedisScript fence = load("fence.lua");
-    final RedisScript renew = load("renew.lua");
-    final RedisScript release = load("release.lua");
-
-    private static RedisScript load(String file) {
-        return RedisScript.load("/dev/leasehold/redlock/" + file);
-    }
+    final RedisScript acquire = RedisScript.load("/dev/leasehold/redis/acquire.lua");
+    final RedisScript fence = RedisScript.load("/dev/leasehold/redlock/fence.lua");
+    final RedisScript renew = RedisScript.load("/dev/leasehold/redis/renew.lua");
+    final RedisScript release = RedisScript.load("/dev/leasehold/redis/release.lua");
 }
