@@ -313,6 +313,25 @@ class RedisLockTest {
     }
 
     @Test
+    void releasesRacingRenewalsLeaveNoRenewalTaskBehind() throws Exception {
+        RedisLockClient client = client();
+        // A 30 ms ttl renews every 10 ms, so releases land before, during and after renewals.
+        DistributedLock lock = client.lock("racing:renewals", LockOptions.watchdog(Duration.ofMillis(30)));
+        for (int i = 0; i < 300; i++) {
+            Lease lease = lock.acquire(Duration.ofSeconds(5));
+            Thread.sleep(i % 15);
+            assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+            assertThat(lease.isValid()).isFalse();
+        }
+        assertThat(client.pendingTimers()).isZero();
+        assertThat(client.heldLeases()).isZero();
+        long scriptsAfter = ServerProbe.calls(server, "evalsha");
+        Thread.sleep(200);
+        assertThat(ServerProbe.calls(server, "evalsha")).as("no renewal after the last release").isEqualTo(scriptsAfter);
+        assertThat(server.command("EXISTS", "racing:renewals")).isEqualTo(0L);
+    }
+
+    @Test
     void tenThousandCyclesLeaveNoImmortalKeyNoThreadAndNoSubscription() throws Exception {
         server.command("FLUSHALL");
         RedisLockClient client = client();
