@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>An operation first joins its client's {@link WaitQueues local queue} for the lock name and
  * talks to the backend only once it is the head. The head's first attempt goes out without a
- * subscription, so an uncontended acquire is one round trip. If the lock is held, the head
+ * subscription (unless the client still has one for this lock from a recent wait: then it
+ * registers as a waiter at once), so an uncontended acquire is one round trip. If the lock is held, the head
  * subscribes to release notifications, then retries (a release between the first attempt and
  * the subscription is caught by that retry), and from then on retries when a notification
  * arrives or the {@link WaitPolicy} timer fires, whichever comes first. The notification future
@@ -124,6 +125,12 @@ final class AcquireOperation {
         if (result.isDone()) {
             return;
         }
+        if (signal.get() == null) {
+            ReleaseSignal warm = engine.protocol().subscribeIfActive(lock.name());
+            if (warm != null && !signal.compareAndSet(null, warm)) {
+                warm.unsubscribe();
+            }
+        }
         ReleaseSignal subscribed = signal.get();
         CompletableFuture<Void> wake = subscribed == null ? null : subscribed.next();
         long sentAt = System.nanoTime();
@@ -145,7 +152,10 @@ final class AcquireOperation {
 
     private void onAcquired(long token, long sentAtNanos) {
         ManagedLease lease = engine.newLease(lock, this, holder, token, sentAtNanos);
-        unsubscribe().whenComplete((ignored, error) -> cleanedUp.complete(null));
+        ReleaseSignal subscribed = signal.getAndSet(null);
+        CompletableFuture<Void> left = subscribed == null ? CompletableFuture.completedFuture(null)
+                : subscribed.unsubscribeLater().exceptionally(error -> null);
+        left.whenComplete((ignored, error) -> cleanedUp.complete(null));
         if (blockingCaller) {
             deliver(lease);
         } else {

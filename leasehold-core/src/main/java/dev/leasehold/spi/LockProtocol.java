@@ -54,4 +54,13 @@ public interface LockProtocol {
 
     /** Subscribes to release notifications for {@code name}; {@link ReleaseSignal#none()} if unsupported. */
     ReleaseSignal subscribe(String name);
+
+    /**
+     * A subscription to {@code name} if this client already has one in place (another waiter's, or
+     * one kept after a recent wait), else {@code null}. With one, the first attempt can register
+     * as a waiter at once; without, an uncontended acquire never pays for a subscription.
+     */
+    default ReleaseSignal subscribeIfActive(String name) {
+        return null;
+    }
 }

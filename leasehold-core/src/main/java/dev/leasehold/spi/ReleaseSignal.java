@@ -22,6 +22,15 @@ public interface ReleaseSignal extends AutoCloseable {
     /** Ends this subscriber's interest; the last one out unsubscribes. Completes when done. */
     CompletableFuture<Void> unsubscribe();
 
+    /**
+     * Ends this subscriber's interest after it got the lock. A backend may keep the subscription a
+     * short while for the next waiter on the same lock (see {@link LockProtocol#subscribeIfActive}),
+     * which saves a subscribe and an attempt per handoff. By default the same as {@link #unsubscribe()}.
+     */
+    default CompletableFuture<Void> unsubscribeLater() {
+        return unsubscribe();
+    }
+
     @Override
     default void close() {
         unsubscribe();

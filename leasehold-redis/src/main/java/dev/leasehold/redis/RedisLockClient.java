@@ -56,7 +56,9 @@ public final class RedisLockClient implements LockClient {
         this.connection = connection;
         this.scripts = scripts;
         this.operationTimeout = settings.operationTimeout();
-        this.channels = new ReleaseChannels(client, endpoint);
+        // Subscriptions outlive their last waiter by a few re-check periods: a lock that is handed
+        // over again soon (the contended case) needs no new SUBSCRIBE.
+        this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
         Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
         this.engine = new LeaseEngine(new RedisMutexProtocol(connection.async(), scripts, channels,
                 endpoint.describe(), fenceRetention, waiterRegistration), settings);

@@ -71,6 +71,11 @@ final class RedisMutexProtocol implements LockProtocol {
         return channels.subscribe(LockKeys.of(name).channel());
     }
 
+    @Override
+    public ReleaseSignal subscribeIfActive(String name) {
+        return channels.subscribeIfActive(LockKeys.of(name).channel());
+    }
+
     private CompletableFuture<Long> releaseScript(String name, String holder, String waiter) {
         LockKeys keys = LockKeys.of(name);
         CompletableFuture<Long> reply = scripts.release.run(commands, ScriptOutputType.INTEGER, keys.forRelease(),

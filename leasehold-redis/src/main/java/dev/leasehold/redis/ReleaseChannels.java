@@ -6,11 +6,13 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -27,6 +29,8 @@ public final class ReleaseChannels implements AutoCloseable {
     /** One subscribed channel: its waiter count and the futures of waiters parked on it. */
     private static final class Channel {
         int references;
+        /** Bumped on every reference change, so a stale linger timer knows it lost the race. */
+        long generation;
         CompletableFuture<Void> subscribed;
         final Queue<CompletableFuture<Void>> parked = new ConcurrentLinkedQueue<>();
 
@@ -40,46 +44,97 @@ public final class ReleaseChannels implements AutoCloseable {
 
     private final RedisClient client;
     private final RedisEndpoint endpoint;
+    private final Duration linger;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
     private final AtomicReference<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connection =
             new AtomicReference<>();
 
-    public ReleaseChannels(RedisClient client, RedisEndpoint endpoint) {
+    /**
+     * @param linger how long a channel stays subscribed after its last waiter got the lock, so the
+     *               next wait on it (the next handoff) needs no SUBSCRIBE and no second attempt
+     */
+    public ReleaseChannels(RedisClient client, RedisEndpoint endpoint, Duration linger) {
         this.client = client;
         this.endpoint = endpoint;
+        this.linger = linger;
     }
 
     public ReleaseSignal subscribe(String channelName) {
         Channel[] holder = new Channel[1];
         channels.compute(channelName, (name, channel) -> {
             Channel current = channel == null ? new Channel() : channel;
-            if (current.references++ == 0) {
+            if (current.subscribed == null) {
                 current.subscribed = connection().thenCompose(c -> c.async().subscribe(name).toCompletableFuture())
                         .thenApply(ignored -> null);
             }
+            current.references++;
+            current.generation++;
             holder[0] = current;
             return current;
         });
         return new Signal(channelName, holder[0]);
     }
 
-    /** Channels with at least one waiter of this client. */
+    /**
+     * A new reference to a channel this client is already subscribed to (still in use, or
+     * lingering), or {@code null}: a waiter that gets one can register on its first attempt.
+     */
+    public ReleaseSignal subscribeIfActive(String channelName) {
+        Channel[] holder = new Channel[1];
+        channels.computeIfPresent(channelName, (name, current) -> {
+            CompletableFuture<Void> subscribed = current.subscribed;
+            if (subscribed.isDone() && !subscribed.isCompletedExceptionally()) {
+                current.references++;
+                current.generation++;
+                holder[0] = current;
+            }
+            return current;
+        });
+        return holder[0] == null ? null : new Signal(channelName, holder[0]);
+    }
+
+    /** Channels this client is subscribed to: in use by a waiter, or lingering. */
     int activeChannels() {
         return channels.size();
     }
 
-    private CompletableFuture<Void> release(String channelName, Channel channel) {
+    private CompletableFuture<Void> release(String channelName, Channel channel, boolean lingering) {
         CompletableFuture<Void>[] unsubscribed = new CompletableFuture[] {CompletableFuture.completedFuture(null)};
         channels.computeIfPresent(channelName, (name, current) -> {
-            if (current != channel || --current.references > 0) {
+            if (current != channel) {
                 return current;
             }
-            current.fire();
-            unsubscribed[0] = connection().thenCompose(c -> c.async().unsubscribe(name).toCompletableFuture())
-                    .thenApply(ignored -> null);
+            current.generation++;
+            if (--current.references > 0) {
+                return current;
+            }
+            if (lingering) {
+                long generation = current.generation;
+                CompletableFuture.delayedExecutor(linger.toNanos(), TimeUnit.NANOSECONDS)
+                        .execute(() -> expire(name, current, generation));
+                return current;
+            }
+            unsubscribed[0] = unsubscribe(name, current);
             return null;
         });
         return unsubscribed[0];
+    }
+
+    /** Ends a lingering channel unless a waiter came back to it meanwhile. */
+    private void expire(String channelName, Channel channel, long generation) {
+        channels.computeIfPresent(channelName, (name, current) -> {
+            if (current != channel || current.generation != generation || current.references > 0) {
+                return current;
+            }
+            unsubscribe(name, current);
+            return null;
+        });
+    }
+
+    private CompletableFuture<Void> unsubscribe(String channelName, Channel channel) {
+        channel.fire();
+        return connection().thenCompose(c -> c.async().unsubscribe(channelName).toCompletableFuture())
+                .thenApply(ignored -> null);
     }
 
     private CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection() {
@@ -153,11 +208,20 @@ public final class ReleaseChannels implements AutoCloseable {
 
         @Override
         public CompletableFuture<Void> unsubscribe() {
+            return leave(false);
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribeLater() {
+            return leave(true);
+        }
+
+        private CompletableFuture<Void> leave(boolean lingering) {
             CompletableFuture<Void> mine = new CompletableFuture<>();
             if (!unsubscribed.compareAndSet(null, mine)) {
                 return unsubscribed.get();
             }
-            release(channelName, channel).whenComplete((ignored, error) -> mine.complete(null));
+            release(channelName, channel, lingering).whenComplete((ignored, error) -> mine.complete(null));
             return mine;
         }
     }

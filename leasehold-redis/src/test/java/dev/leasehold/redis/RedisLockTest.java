@@ -313,6 +313,34 @@ class RedisLockTest {
     }
 
     @Test
+    void aRepeatedHandoffBetweenClientsCostsThreeScriptCallsAndNoNewSubscription() throws Exception {
+        RedisLockClient holderClient = client();
+        DistributedLock waiterLock = client().lock("handoff:warm");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            long subscribesAfterFirst = 0;
+            long evalshaBefore = 0;
+            for (int round = 0; round < 6; round++) {
+                if (round == 1) {
+                    subscribesAfterFirst = ServerProbe.calls(server, "subscribe");
+                    evalshaBefore = ServerProbe.calls(server, "evalsha");
+                }
+                Lease held = holderClient.lock("handoff:warm").acquire(Duration.ZERO);
+                Future<Lease> waiting = pool.submit(() -> waiterLock.acquire(Duration.ofSeconds(10)));
+                ServerProbe.awaitWaiters(server, "{handoff:warm}:waiters", 1);
+                held.release();
+                waiting.get(5, TimeUnit.SECONDS).release();
+            }
+            assertThat(ServerProbe.calls(server, "subscribe")).as("the subscription stayed warm").isEqualTo(subscribesAfterFirst);
+            // Per round: the holder's acquire and release, the waiter's registering attempt, its
+            // winning attempt and its release. The handoff itself is the last three but one.
+            assertThat(ServerProbe.calls(server, "evalsha") - evalshaBefore).isEqualTo(5 * 5);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void releasesRacingRenewalsLeaveNoRenewalTaskBehind() throws Exception {
         RedisLockClient client = client();
         // A 30 ms ttl renews every 10 ms, so releases land before, during and after renewals.

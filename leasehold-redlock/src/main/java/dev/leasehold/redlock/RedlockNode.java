@@ -47,7 +47,8 @@ final class RedlockNode implements AutoCloseable {
         this.endpoint = endpoint;
         this.client = client;
         this.scripts = scripts;
-        this.channels = new ReleaseChannels(client, endpoint);
+        // Quorum waiters unsubscribe at once (QuorumReleaseSignal), so nothing lingers here.
+        this.channels = new ReleaseChannels(client, endpoint, Duration.ZERO);
     }
 
     /** Scheme, host, port and database: never the credentials. */
