@@ -57,6 +57,7 @@ public final class LeaseEngine implements AutoCloseable {
         this.protocol = Objects.requireNonNull(protocol, "protocol");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.waitPolicy = new WaitPolicy(settings.maxRecheck());
+        scheduler.afterBatch(protocol::flushRenewals);
     }
 
     /**

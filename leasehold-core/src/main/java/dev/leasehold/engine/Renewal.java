@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The watchdog and deadline check of one lease, run on the client's {@link RenewalScheduler}.
  *
  * <p>Each tick first checks the local deadline (and declares the lease lost when it passed), then,
- * in watchdog mode, sends one renewal unless one is still in flight. The next tick falls at the
+ * in watchdog mode, queues one renewal unless one is still in flight; renewals due together are
+ * sent as one batch. The next tick falls at the
  * earlier of one renewal period and the deadline, so a lease whose renewals hang is still
  * declared lost on time. In fixed-lease mode the only tick is the deadline itself.
  *
@@ -31,7 +32,11 @@ final class Renewal {
     private final LockProtocol protocol;
     private final RenewalScheduler scheduler;
     private final LockOptions options;
+    /** Renewals are aligned to this grid (or an eighth of the period, if finer). */
+    private static final long MAX_GRID_NANOS = Duration.ofMillis(10).toNanos();
+
     private final long periodNanos;
+    private final long gridNanos;
     private final long ttlMinusDriftNanos;
     private final long renewUntilNanos;
     private final long callTimeoutNanos;
@@ -45,6 +50,7 @@ final class Renewal {
         this.scheduler = scheduler;
         this.options = options;
         this.periodNanos = options.renewalPeriod().toNanos();
+        this.gridNanos = Math.max(1, Math.min(MAX_GRID_NANOS, periodNanos / 8));
         this.ttlMinusDriftNanos = options.ttl().minus(options.drift()).toNanos();
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.callTimeoutNanos = callTimeout.toNanos();
@@ -74,13 +80,19 @@ final class Renewal {
             return;
         }
         if (options.isWatchdog() && now - renewUntilNanos < 0 && inFlight.compareAndSet(false, true)) {
-            sendRenewal(now, lifecycle.deadlineNanos() - now);
+            scheduler.batch(this::sendRenewal);
         }
         scheduleNext(now);
     }
 
-    private void sendRenewal(long sentAt, long untilDeadlineNanos) {
-        long timeout = Math.max(1, Math.min(callTimeoutNanos, untilDeadlineNanos));
+    private void sendRenewal() {
+        long sentAt = System.nanoTime();
+        long untilDeadlineNanos = lease.lifecycle().deadlineNanos() - sentAt;
+        if (lease.lifecycle().phase() != LeasePhase.HELD || untilDeadlineNanos <= 0) {
+            inFlight.set(false);
+            return;
+        }
+        long timeout = Math.min(callTimeoutNanos, untilDeadlineNanos);
         protocol.renew(lease.lockName(), lease.holder(), options.ttl())
                 .orTimeout(timeout, TimeUnit.NANOSECONDS)
                 .whenComplete((extended, error) -> {
@@ -99,7 +111,14 @@ final class Renewal {
     private void scheduleNext(long now) {
         long deadline = lease.lifecycle().deadlineNanos();
         long untilDeadline = deadline - now;
-        long delay = options.isWatchdog() ? Math.min(periodNanos, untilDeadline) : untilDeadline;
+        long delay = untilDeadline;
+        if (options.isWatchdog() && periodNanos < untilDeadline) {
+            // Round the renewal up to a grid shared by every lease of the client, so renewals that
+            // fall due together leave in one batch (see RenewalScheduler#batch).
+            long due = now + periodNanos;
+            long aligned = Math.floorDiv(due + gridNanos - 1, gridNanos) * gridNanos;
+            delay = Math.min(aligned - now, untilDeadline);
+        }
         ScheduledFuture<?> scheduled = scheduler.schedule(this::tick, delay);
         ScheduledFuture<?> previous = nextTick.getAndSet(scheduled);
         if (previous != null && previous != scheduled) {

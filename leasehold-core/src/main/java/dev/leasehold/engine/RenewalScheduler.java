@@ -1,22 +1,28 @@
 package dev.leasehold.engine;
 
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one timer thread of a client. It drives every lease's renewal and deadline check, and the
  * re-check timers of waiters. Tasks only send asynchronous calls and never block, so one thread
- * keeps thousands of leases alive; renewals that fall due together go out back to back on the
- * client's connection, pipelined.
+ * keeps thousands of leases alive; renewals that fall due together go out as one batch, pipelined
+ * and flushed once.
  */
 public final class RenewalScheduler implements AutoCloseable {
 
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     private final ScheduledThreadPoolExecutor executor;
+    private final Queue<Runnable> batch = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private volatile Runnable afterBatch = () -> { };
 
     public RenewalScheduler() {
         String name = "leasehold-renewal-" + CLIENTS.incrementAndGet();
@@ -33,6 +39,32 @@ public final class RenewalScheduler implements AutoCloseable {
     /** Runs {@code task} after {@code delayNanos}; the returned future cancels it. */
     ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
         return executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Runs {@code send} after every other task that is due now, together with every send queued
+     * meanwhile, then runs the batch's {@code afterBatch} hook once: renewals that fall due
+     * together go to the backend back to back and are flushed with one write.
+     */
+    void batch(Runnable send) {
+        batch.add(send);
+        if (drainScheduled.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        }
+    }
+
+    /** What to run after each batch of sends, e.g. the backend's flush. */
+    void afterBatch(Runnable hook) {
+        this.afterBatch = hook;
+    }
+
+    private void drain() {
+        drainScheduled.set(false);
+        Runnable send;
+        while ((send = batch.poll()) != null) {
+            send.run();
+        }
+        afterBatch.run();
     }
 
     /** Runs {@code task} on the scheduler thread as soon as possible. */

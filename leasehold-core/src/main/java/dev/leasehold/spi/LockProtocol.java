@@ -34,10 +34,16 @@ public interface LockProtocol {
 
     /**
      * Extends the lease of {@code holder} to {@code ttl} from now, only if it still owns the lock.
+     * The engine calls it in batches from its renewal thread and calls {@link #flushRenewals()}
+     * after each batch, so a backend may buffer renewals until then.
      *
      * @return true if extended, false if another holder (or nobody) has the lock
      */
     CompletableFuture<Boolean> renew(String name, String holder, Duration ttl);
+
+    /** Sends the renewals buffered since the last call, if the backend buffers them. */
+    default void flushRenewals() {
+    }
 
     /**
      * Releases the lock only if {@code holder} owns it, waking waiters if there are any.

@@ -12,13 +12,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The exclusive lock on one Redis server: acquire, renew and release are each one script call,
- * and waiters are woken through {@link ReleaseChannels}. See the {@code .lua} files beside this
+ * The exclusive lock on one Redis server: acquire and release are each one script call, the
+ * renewals that fall due together are one script call per {@link RenewalBatch#CHUNK} leases, and
+ * waiters are woken through {@link ReleaseChannels}. See the {@code .lua} files beside this
  * class for the exact server-side steps.
  */
 final class RedisMutexProtocol implements LockProtocol {
 
     private final RedisAsyncCommands<String, String> commands;
+    private final RenewalBatch renewals;
     private final RedisScripts scripts;
     private final ReleaseChannels channels;
     private final String server;
@@ -28,6 +30,8 @@ final class RedisMutexProtocol implements LockProtocol {
     RedisMutexProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
                        String server, Duration fenceRetention, Duration waiterRegistration) {
         this.commands = commands;
+        this.renewals = new RenewalBatch(commands, scripts.renewBatch,
+                error -> RedisErrors.translate(server, "the renewal", error));
         this.scripts = scripts;
         this.channels = channels;
         this.server = server;
@@ -49,11 +53,15 @@ final class RedisMutexProtocol implements LockProtocol {
         return translated(reply, "the acquire of '" + name + "'").thenApply(RedisMutexProtocol::toAttempt);
     }
 
+    /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
-        CompletableFuture<Long> reply = scripts.renew.run(commands, ScriptOutputType.INTEGER,
-                LockKeys.of(name).forRenew(), holder, Long.toString(ttl.toMillis()));
-        return translated(reply, "the renewal of '" + name + "'").thenApply(extended -> extended == 1L);
+        return renewals.add(LockKeys.of(name).lock(), holder, ttl);
+    }
+
+    @Override
+    public void flushRenewals() {
+        renewals.flush();
     }
 
     @Override

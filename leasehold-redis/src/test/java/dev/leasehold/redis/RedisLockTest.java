@@ -341,13 +341,34 @@ class RedisLockTest {
     }
 
     @Test
+    void renewalsThatFallDueTogetherGoOutAsOneScriptCall() throws Exception {
+        RedisLockClient client = client();
+        List<Lease> leases = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            leases.add(client.lock("batch:" + i, LockOptions.watchdog(Duration.ofMillis(600))).acquire(Duration.ZERO));
+        }
+        long callsBefore = ServerProbe.calls(server, "evalsha") + ServerProbe.calls(server, "eval");
+        long extendsBefore = ServerProbe.calls(server, "pexpire");
+        Thread.sleep(1_000);
+        long calls = ServerProbe.calls(server, "evalsha") + ServerProbe.calls(server, "eval") - callsBefore;
+        long extensions = ServerProbe.calls(server, "pexpire") - extendsBefore;
+        // Every 200 ms each of the 300 leases is renewed: about 1,500 extensions in a second.
+        assertThat(extensions).isGreaterThanOrEqualTo(300L * 4);
+        assertThat(calls).as("script calls for %d extensions", extensions).isLessThan(extensions / 10);
+        for (Lease lease : leases) {
+            assertThat(lease.isValid()).isTrue();
+            assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        }
+    }
+
+    @Test
     void releasesRacingRenewalsLeaveNoRenewalTaskBehind() throws Exception {
         RedisLockClient client = client();
-        // A 30 ms ttl renews every 10 ms, so releases land before, during and after renewals.
-        DistributedLock lock = client.lock("racing:renewals", LockOptions.watchdog(Duration.ofMillis(30)));
-        for (int i = 0; i < 300; i++) {
+        // A 150 ms ttl renews every 50 ms, so releases land before, during and after renewals.
+        DistributedLock lock = client.lock("racing:renewals", LockOptions.watchdog(Duration.ofMillis(150)));
+        for (int i = 0; i < 120; i++) {
             Lease lease = lock.acquire(Duration.ofSeconds(5));
-            Thread.sleep(i % 15);
+            Thread.sleep(45 + i % 15);
             assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
             assertThat(lease.isValid()).isFalse();
         }

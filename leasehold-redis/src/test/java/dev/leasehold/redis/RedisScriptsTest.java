@@ -21,6 +21,8 @@ class RedisScriptsTest {
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
+    /** One lease at a time: a Redlock node's renewal. */
+    private static final RedisScript RENEW = RedisScript.load("renew.lua");
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("script:lock");
 
@@ -130,13 +132,26 @@ class RedisScriptsTest {
     @Test
     void renewExtendsOnlyTheHoldersKey() {
         acquire("holder-a", 1_000, "");
-        assertThat(scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "intruder", "9000").join()).isZero();
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "intruder", "9000").join()).isZero();
         assertThat((Long) server.command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
-        assertThat(scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isEqualTo(1L);
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isEqualTo(1L);
         assertThat((Long) server.command("PTTL", "script:lock")).isGreaterThan(8_000L);
         server.command("DEL", "script:lock");
-        assertThat(scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isZero();
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isZero();
         assertThat(server.command("EXISTS", "script:lock")).as("a late renewal never recreates the key").isEqualTo(0L);
+    }
+
+    @Test
+    void batchRenewalExtendsEachKeyOnlyForItsOwnHolder() {
+        server.command("SET", "batch:a", "holder-a", "PX", "1000");
+        server.command("SET", "batch:b", "someone-else", "PX", "1000");
+        List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {"batch:a", "batch:b", "batch:gone"},
+                "holder-a", "9000", "holder-b", "9000", "holder-c", "9000").join();
+        assertThat(extended).containsExactly(1L, 0L, 0L);
+        assertThat((Long) server.command("PTTL", "batch:a")).isGreaterThan(8_000L);
+        assertThat((Long) server.command("PTTL", "batch:b")).isLessThanOrEqualTo(1_000L);
+        assertThat(server.command("EXISTS", "batch:gone")).isEqualTo(0L);
     }
 
     @Test

@@ -1,0 +1,19 @@
+-- Compare-and-extend for many leases in one call: the watchdog's batch of renewals that fell due
+-- together. Each key is extended only if its holder id is still stored there.
+--
+-- KEYS[i]      the lock key of the i-th lease
+-- ARGV[2i-1]   its holder id
+-- ARGV[2i]     its new ttl, ms
+--
+-- Returns one integer per key: 1 if extended, 0 if another holder (or nobody) has that lock.
+
+local extended = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[2 * i - 1] then
+    redis.call('pexpire', key, ARGV[2 * i])
+    extended[i] = 1
+  else
+    extended[i] = 0
+  end
+end
+return extended
