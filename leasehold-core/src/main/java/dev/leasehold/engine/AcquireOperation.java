@@ -134,8 +134,8 @@ final class AcquireOperation {
         ReleaseSignal subscribed = signal.get();
         CompletableFuture<Void> wake = subscribed == null ? null : subscribed.next();
         long sentAt = System.nanoTime();
-        engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(), subscribed == null ? null : holder)
-                .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
+        engine.timeouts().bound(engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(),
+                        subscribed == null ? null : holder))
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         cancel(wake);

@@ -47,6 +47,7 @@ public final class LeaseEngine implements AutoCloseable {
     private final Settings settings;
     private final RenewalScheduler scheduler = new RenewalScheduler();
     private final WaitPolicy waitPolicy;
+    private final CallTimeouts timeouts;
     private final Executor callbackExecutor = ForkJoinPool.commonPool();
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
     private final WaitQueues queues = new WaitQueues();
@@ -57,6 +58,7 @@ public final class LeaseEngine implements AutoCloseable {
         this.protocol = Objects.requireNonNull(protocol, "protocol");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.waitPolicy = new WaitPolicy(settings.maxRecheck());
+        this.timeouts = new CallTimeouts(settings.operationTimeout(), protocol.boundsCallsWithin(settings.operationTimeout()));
         scheduler.afterBatch(protocol::flushRenewals);
     }
 
@@ -121,7 +123,7 @@ public final class LeaseEngine implements AutoCloseable {
     ManagedLease newLease(EngineLock lock, AcquireOperation operation, String holder, long token, long sentAtNanos) {
         LockOptions options = lock.options();
         ManagedLease lease = new ManagedLease(lock.name(), holder, token, options, protocol, scheduler,
-                sentAtNanos, settings.operationTimeout(), ended -> {
+                sentAtNanos, timeouts, ended -> {
                     held.remove(ended);
                     operation.leaseEnded();
                 });
@@ -149,6 +151,10 @@ public final class LeaseEngine implements AutoCloseable {
 
     RenewalScheduler scheduler() {
         return scheduler;
+    }
+
+    CallTimeouts timeouts() {
+        return timeouts;
     }
 
     WaitPolicy waitPolicy() {

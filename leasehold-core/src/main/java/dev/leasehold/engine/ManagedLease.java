@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -31,7 +30,7 @@ final class ManagedLease implements Lease {
     private final String holder;
     private final long token;
     private final LockProtocol protocol;
-    private final Duration callTimeout;
+    private final CallTimeouts timeouts;
     private final LeaseLifecycle lifecycle = new LeaseLifecycle();
     private final Renewal renewal;
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
@@ -41,15 +40,15 @@ final class ManagedLease implements Lease {
     private final RenewalScheduler scheduler;
 
     ManagedLease(String lockName, String holder, long token, LockOptions options, LockProtocol protocol,
-                 RenewalScheduler scheduler, long sentAtNanos, Duration callTimeout, Consumer<ManagedLease> onEnd) {
+                 RenewalScheduler scheduler, long sentAtNanos, CallTimeouts timeouts, Consumer<ManagedLease> onEnd) {
         this.lockName = lockName;
         this.holder = holder;
         this.token = token;
         this.protocol = protocol;
-        this.callTimeout = callTimeout;
+        this.timeouts = timeouts;
         this.onEnd = onEnd;
         this.scheduler = scheduler;
-        this.renewal = new Renewal(this, protocol, scheduler, options, sentAtNanos, callTimeout);
+        this.renewal = new Renewal(this, protocol, scheduler, options, sentAtNanos, timeouts);
     }
 
     /**
@@ -157,7 +156,7 @@ final class ManagedLease implements Lease {
         CompletableFuture<ReleaseOutcome> deletion = protocol.release(lockName, holder);
         // After the release is on the wire: the next local waiter's attempt then queues behind it.
         onEnd.accept(this);
-        deletion.orTimeout(callTimeout.toNanos(), TimeUnit.NANOSECONDS)
+        timeouts.bound(deletion)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         release.compareAndSet(mine, null);

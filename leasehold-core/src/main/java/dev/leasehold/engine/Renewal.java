@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -39,12 +38,13 @@ final class Renewal {
     private final long gridNanos;
     private final long ttlMinusDriftNanos;
     private final long renewUntilNanos;
-    private final long callTimeoutNanos;
+    private final CallTimeouts timeouts;
     private final AtomicBoolean inFlight = new AtomicBoolean();
-    private final AtomicReference<ScheduledFuture<?>> nextTick = new AtomicReference<>();
+    private final AtomicReference<RenewalScheduler.Timer> nextTick = new AtomicReference<>();
+    private final Runnable tick = this::tick;
 
     Renewal(ManagedLease lease, LockProtocol protocol, RenewalScheduler scheduler, LockOptions options,
-            long acquiredAtNanos, Duration callTimeout) {
+            long acquiredAtNanos, CallTimeouts timeouts) {
         this.lease = lease;
         this.protocol = protocol;
         this.scheduler = scheduler;
@@ -53,7 +53,7 @@ final class Renewal {
         this.gridNanos = Math.max(1, Math.min(MAX_GRID_NANOS, periodNanos / 8));
         this.ttlMinusDriftNanos = options.ttl().minus(options.drift()).toNanos();
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
-        this.callTimeoutNanos = callTimeout.toNanos();
+        this.timeouts = timeouts;
     }
 
     /** Schedules the first tick; called once, right after the lease became HELD. */
@@ -63,9 +63,9 @@ final class Renewal {
 
     /** Cancels the pending tick. Called after the lease left HELD. */
     void stop() {
-        ScheduledFuture<?> pending = nextTick.getAndSet(null);
+        RenewalScheduler.Timer pending = nextTick.getAndSet(null);
         if (pending != null) {
-            pending.cancel(false);
+            pending.cancel();
         }
     }
 
@@ -92,9 +92,7 @@ final class Renewal {
             inFlight.set(false);
             return;
         }
-        long timeout = Math.min(callTimeoutNanos, untilDeadlineNanos);
-        protocol.renew(lease.lockName(), lease.holder(), options.ttl())
-                .orTimeout(timeout, TimeUnit.NANOSECONDS)
+        timeouts.bound(protocol.renew(lease.lockName(), lease.holder(), options.ttl()), untilDeadlineNanos)
                 .whenComplete((extended, error) -> {
                     inFlight.set(false);
                     if (error != null) {
@@ -111,18 +109,24 @@ final class Renewal {
     private void scheduleNext(long now) {
         long deadline = lease.lifecycle().deadlineNanos();
         long untilDeadline = deadline - now;
-        long delay = untilDeadline;
+        RenewalScheduler.Timer scheduled = null;
         if (options.isWatchdog() && periodNanos < untilDeadline) {
-            // Round the renewal up to a grid shared by every lease of the client, so renewals that
-            // fall due together leave in one batch (see RenewalScheduler#batch).
+            // Round the renewal up to a grid shared by every lease of the client: renewals that
+            // fall due together share one timer event and leave in one batch.
             long due = now + periodNanos;
             long aligned = Math.floorDiv(due + gridNanos - 1, gridNanos) * gridNanos;
-            delay = Math.min(aligned - now, untilDeadline);
+            if (aligned - deadline < 0) {
+                scheduled = scheduler.scheduleOnGrid(tick, aligned);
+            }
         }
-        ScheduledFuture<?> scheduled = scheduler.schedule(this::tick, delay);
-        ScheduledFuture<?> previous = nextTick.getAndSet(scheduled);
-        if (previous != null && previous != scheduled) {
-            previous.cancel(false);
+        if (scheduled == null) {
+            // The deadline comes first (or there is no renewal): check it exactly on time.
+            ScheduledFuture<?> atDeadline = scheduler.schedule(tick, untilDeadline);
+            scheduled = () -> atDeadline.cancel(false);
+        }
+        RenewalScheduler.Timer previous = nextTick.getAndSet(scheduled);
+        if (previous != null) {
+            previous.cancel();
         }
         if (lease.lifecycle().phase() != LeasePhase.HELD) {
             stop();

@@ -2,6 +2,7 @@ package dev.leasehold.engine;
 
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -21,6 +22,7 @@ public final class RenewalScheduler implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor executor;
     private final Queue<Runnable> batch = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<Long, TimerSlot> slots = new ConcurrentHashMap<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private volatile Runnable afterBatch = () -> { };
 
@@ -34,6 +36,35 @@ public final class RenewalScheduler implements AutoCloseable {
         // Cancelled renewal ticks must not pile up in the queue until their due time.
         executor.setRemoveOnCancelPolicy(true);
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** A scheduled task that can still be called off. */
+    interface Timer {
+        void cancel();
+    }
+
+    /**
+     * Runs {@code task} at {@code atNanos}, a {@link System#nanoTime()} on the client's renewal
+     * grid, in one timer event with every other task due at that instant.
+     */
+    Timer scheduleOnGrid(Runnable task, long atNanos) {
+        TimerSlot slot = slots.computeIfAbsent(atNanos, at -> {
+            TimerSlot fresh = new TimerSlot();
+            executor.schedule(() -> fire(at), at - System.nanoTime(), TimeUnit.NANOSECONDS);
+            return fresh;
+        });
+        if (!slot.add(task)) {
+            executor.execute(task);
+            return () -> { };
+        }
+        return () -> slot.remove(task);
+    }
+
+    private void fire(long atNanos) {
+        TimerSlot slot = slots.remove(atNanos);
+        if (slot != null) {
+            slot.fire().forEach(Runnable::run);
+        }
     }
 
     /** Runs {@code task} after {@code delayNanos}; the returned future cancels it. */
@@ -80,9 +111,10 @@ public final class RenewalScheduler implements AutoCloseable {
         return timer;
     }
 
-    /** Tasks waiting to run: renewal ticks and waiter timers. */
+    /** Tasks waiting to run: renewal ticks and waiter timers (a grid slot's timer counts its tasks). */
     int pendingTasks() {
-        return executor.getQueue().size();
+        int onGrid = slots.values().stream().mapToInt(TimerSlot::size).sum();
+        return Math.max(0, executor.getQueue().size() - slots.size()) + onGrid;
     }
 
     boolean isShutdown() {

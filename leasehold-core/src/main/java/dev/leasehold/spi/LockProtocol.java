@@ -23,6 +23,15 @@ public interface LockProtocol {
     String describe();
 
     /**
+     * Whether every call of this protocol completes by itself (if need be with a timeout error)
+     * within {@code timeout}. If so, the engine sets no timer of its own per call; if not (the
+     * default), it bounds each call.
+     */
+    default boolean boundsCallsWithin(Duration timeout) {
+        return false;
+    }
+
+    /**
      * One attempt to take {@code name} for {@code holder} for {@code ttl}, in one round trip
      * where the backend allows. Must never wait for the lock.
      *

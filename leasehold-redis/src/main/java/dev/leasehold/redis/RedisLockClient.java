@@ -61,7 +61,8 @@ public final class RedisLockClient implements LockClient {
         this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
         Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
         this.engine = new LeaseEngine(new RedisMutexProtocol(connection.async(), scripts, channels,
-                endpoint.describe(), fenceRetention, waiterRegistration), settings);
+                endpoint.describe(), fenceRetention, waiterRegistration,
+                ownsClient ? settings.operationTimeout() : null), settings);
     }
 
     @Override

@@ -21,6 +21,7 @@ final class RedisMutexProtocol implements LockProtocol {
 
     private final RedisAsyncCommands<String, String> commands;
     private final RenewalBatch renewals;
+    private final Duration commandTimeout;
     private final RedisScripts scripts;
     private final ReleaseChannels channels;
     private final String server;
@@ -28,8 +29,9 @@ final class RedisMutexProtocol implements LockProtocol {
     private final String waiterRegistrationMillis;
 
     RedisMutexProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
-                       String server, Duration fenceRetention, Duration waiterRegistration) {
+                       String server, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
         this.commands = commands;
+        this.commandTimeout = commandTimeout;
         this.renewals = new RenewalBatch(commands, scripts.renewBatch,
                 error -> RedisErrors.translate(server, "the renewal", error));
         this.scripts = scripts;
@@ -42,6 +44,12 @@ final class RedisMutexProtocol implements LockProtocol {
     @Override
     public String describe() {
         return server;
+    }
+
+    /** True when Leasehold made the Lettuce client and set its command timeout (not for a borrowed client). */
+    @Override
+    public boolean boundsCallsWithin(Duration timeout) {
+        return commandTimeout != null && commandTimeout.compareTo(timeout) <= 0;
     }
 
     @Override

@@ -314,8 +314,11 @@ class RedisLockTest {
 
     @Test
     void aRepeatedHandoffBetweenClientsCostsThreeScriptCallsAndNoNewSubscription() throws Exception {
-        RedisLockClient holderClient = client();
-        DistributedLock waiterLock = client().lock("handoff:warm");
+        // A server of its own: the count must not include another test's late traffic.
+        RedisServer server = RedisServer.builder().start();
+        RedisLockClient holderClient = RedisLocks.connect(server.uri());
+        RedisLockClient waiterClient = RedisLocks.connect(server.uri());
+        DistributedLock waiterLock = waiterClient.lock("handoff:warm");
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             long subscribesAfterFirst = 0;
@@ -337,6 +340,9 @@ class RedisLockTest {
             assertThat(ServerProbe.calls(server, "evalsha") - evalshaBefore).isEqualTo(5 * 5);
         } finally {
             pool.shutdownNow();
+            holderClient.close();
+            waiterClient.close();
+            server.close();
         }
     }
 
