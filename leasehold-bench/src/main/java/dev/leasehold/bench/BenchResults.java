@@ -1,0 +1,43 @@
+package dev.leasehold.bench;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Everything one run measured, and the conditions it ran under.
+ *
+ * @param settings     the durations and sizes used
+ * @param machine      machine, JDK, server and library versions
+ * @param uncontended  the uncontended rows (JMH)
+ * @param contended    the contended row
+ * @param handoff      the handoff rows
+ * @param watchdog     the watchdog row
+ * @param redlock      the Redlock row: uncontended, 1 thread, on {@code redlockNodes} servers
+ * @param redlockNodes servers the Redlock row used
+ * @param conditions   load and foreign CPU use around the run
+ */
+record BenchResults(BenchSettings settings, Machine machine, UncontendedWorkload.Result uncontended,
+                    ContendedWorkload.Result contended, HandoffWorkload.Result handoff,
+                    WatchdogWorkload.Result watchdog, UncontendedWorkload.Result redlock, int redlockNodes,
+                    Conditions conditions) {
+
+    /**
+     * Whether the machine was otherwise idle: benchmarks on 2 shared cores are only comparable
+     * when nothing else runs.
+     *
+     * @param loadBefore       1-minute load average when the run started
+     * @param loadAfter        1-minute load average when it ended (the run itself adds about 2)
+     * @param otherCpuPercent  CPU used by processes other than this JVM and its redis-servers
+     *                         during the run, in % of the whole machine
+     * @param otherByWorkload  the same per workload, in the order they ran
+     * @param duration         wall-clock time of the run
+     */
+    record Conditions(double loadBefore, double loadAfter, double otherCpuPercent, Map<String, Double> otherByWorkload,
+                      Duration duration) {
+
+        /** Other processes used under 5 % of the machine. */
+        boolean idle() {
+            return otherCpuPercent < 5;
+        }
+    }
+}

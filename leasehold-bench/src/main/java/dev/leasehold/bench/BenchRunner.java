@@ -1,0 +1,48 @@
+package dev.leasehold.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Runs every benchmark and writes the Markdown report.
+ *
+ * <pre>
+ * java -jar leasehold-bench/target/benchmarks.jar [--smoke] [--out FILE]
+ * </pre>
+ *
+ * {@code --out} defaults to {@code leasehold-bench/RESULTS.md} (run from the repository root, as
+ * {@code leasehold-bench/run.sh} does); {@code --smoke} runs each workload for one very short
+ * iteration, to check the pipeline rather than to measure.
+ */
+public final class BenchRunner {
+
+    private BenchRunner() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        BenchSettings settings = BenchSettings.full();
+        Path out = Path.of("leasehold-bench", "RESULTS.md");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--smoke" -> settings = BenchSettings.smoke();
+                case "--out" -> {
+                    if (i + 1 == args.length) {
+                        usage("--out needs a file");
+                    }
+                    out = Path.of(args[++i]);
+                }
+                default -> usage("unknown argument " + args[i]);
+            }
+        }
+        Progress progress = new Progress(System.out);
+        progress.step("settings: " + settings.name() + "; writing " + out.toAbsolutePath());
+        BenchResults results = BenchRun.execute(settings, progress);
+        ResultsWriter.write(results, out);
+        progress.step("done: " + out.toAbsolutePath());
+    }
+
+    private static void usage(String problem) {
+        System.err.println(problem + "\nusage: java -jar benchmarks.jar [--smoke] [--out FILE]");
+        System.exit(2);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.leasehold.bench;
+
+import dev.leasehold.testkit.server.RedisServer;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a library leaves in Redis: every key, grouped by shape (the lock name replaced by
+ * {@code NAME}, random ids by {@code ID}), with how many have no TTL and the longest TTL left.
+ * Taken in one script, so the server cannot change in between.
+ *
+ * @param shapes key shape to its counts, in the order first seen
+ */
+record KeyCensus(Map<String, Shape> shapes) {
+
+    /** One shape of key. {@code maxTtlMillis} is -1 when none of them has a TTL. */
+    record Shape(long keys, long withoutTtl, long maxTtlMillis) {
+
+        Shape plus(Shape other) {
+            return new Shape(keys + other.keys, withoutTtl + other.withoutTtl,
+                    Math.max(maxTtlMillis, other.maxTtlMillis));
+        }
+    }
+
+    static final KeyCensus EMPTY = new KeyCensus(Map.of());
+
+    private static final String SCRIPT = """
+            local shapes, order = {}, {}
+            for _, key in ipairs(redis.call('keys', '*')) do
+              local shape = (string.gsub(key, 'lock%-%d+', 'NAME'))
+              shape = (string.gsub(shape, '%x%x%x%x%x%x%x%x[%x%-]*', 'ID'))
+              local s = shapes[shape]
+              if not s then
+                s = {0, 0, -1}
+                shapes[shape] = s
+                order[#order + 1] = shape
+              end
+              s[1] = s[1] + 1
+              local ttl = redis.call('pttl', key)
+              if ttl == -1 then s[2] = s[2] + 1 elseif ttl > s[3] then s[3] = ttl end
+            end
+            local out = {}
+            for _, shape in ipairs(order) do
+              local s = shapes[shape]
+              out[#out + 1] = {shape, s[1], s[2], s[3]}
+            end
+            return out
+            """;
+
+    /** The keys on {@code server} right now. */
+    @SuppressWarnings("unchecked")
+    static KeyCensus take(RedisServer server) {
+        Map<String, Shape> shapes = new LinkedHashMap<>();
+        for (Object entry : (List<Object>) server.command("EVAL", SCRIPT, "0")) {
+            List<Object> fields = (List<Object>) entry;
+            shapes.put((String) fields.get(0),
+                    new Shape((Long) fields.get(1), (Long) fields.get(2), (Long) fields.get(3)));
+        }
+        return new KeyCensus(shapes);
+    }
+
+    /** Both censuses added up, shape by shape. */
+    KeyCensus plus(KeyCensus other) {
+        Map<String, Shape> sum = new LinkedHashMap<>(shapes);
+        other.shapes.forEach((shape, counts) -> sum.merge(shape, counts, Shape::plus));
+        return new KeyCensus(sum);
+    }
+
+    /** Keys of the shape {@code NAME}: the lock keys themselves. */
+    long lockKeys() {
+        Shape locks = shapes.get("NAME");
+        return locks == null ? 0 : locks.keys();
+    }
+
+    long keys() {
+        return shapes.values().stream().mapToLong(Shape::keys).sum();
+    }
+}

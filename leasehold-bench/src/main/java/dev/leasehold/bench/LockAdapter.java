@@ -1,0 +1,43 @@
+package dev.leasehold.bench;
+
+/**
+ * One lock implementation under test, reduced to what every workload needs: a reusable handle
+ * per lock name, a blocking acquire and a release. Each workload drives every contender through
+ * this one surface, so differences in the results come from the implementations, not from the
+ * harness.
+ *
+ * <p>Implementations are thread-safe. A {@link Held} lock is released by the thread that
+ * acquired it, because Redisson's locks are owned by threads.
+ */
+public interface LockAdapter extends AutoCloseable {
+
+    /** {@link Held#token()} of lock kinds that issue no fencing token. */
+    long NO_TOKEN = -1;
+
+    /** The row label in the results, e.g. "Redisson RLock". */
+    String label();
+
+    /** A reusable, thread-safe handle on the lock with this name. */
+    Handle lock(String name);
+
+    /** Closes the client and its connections. */
+    @Override
+    void close();
+
+    /** One named lock. */
+    interface Handle {
+
+        /** Blocks until the lock is held, however long that takes. */
+        Held acquire();
+    }
+
+    /** One acquisition. */
+    interface Held {
+
+        /** The fencing token, or {@link #NO_TOKEN}. */
+        long token();
+
+        /** Releases the lock; called once, by the acquiring thread. */
+        void release();
+    }
+}

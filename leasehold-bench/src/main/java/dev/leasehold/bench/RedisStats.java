@@ -1,0 +1,66 @@
+package dev.leasehold.bench;
+
+import dev.leasehold.testkit.server.RedisServer;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** Server-side counters read through plain commands on a connection of their own. */
+final class RedisStats {
+
+    private RedisStats() {
+    }
+
+    /** Zeroes {@code INFO commandstats} and the other resettable counters. */
+    static void reset(RedisServer server) {
+        server.command("CONFIG", "RESETSTAT");
+    }
+
+    /** Drops every key, so the next run starts on an empty server. */
+    static void flush(RedisServer server) {
+        server.command("FLUSHALL");
+    }
+
+    /**
+     * Calls per command since the last reset, from {@code INFO commandstats}. These include the
+     * commands scripts run ({@code redis.call}), so they measure the server's work, not the
+     * round trips a client made; {@link CommandProbe} counts those.
+     */
+    static Map<String, Long> commandCalls(RedisServer server) {
+        Map<String, Long> calls = new HashMap<>();
+        for (String line : ((String) server.command("INFO", "commandstats")).split("\r?\n")) {
+            if (!line.startsWith("cmdstat_")) {
+                continue;
+            }
+            String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+            int start = line.indexOf("calls=") + "calls=".length();
+            calls.put(name, Long.parseLong(line.substring(start, line.indexOf(',', start))));
+        }
+        return calls;
+    }
+
+    /** One numeric field of {@code INFO}, e.g. {@code ("stats", "total_reads_processed")}. */
+    static double infoField(RedisServer server, String section, String field) {
+        for (String line : ((String) server.command("INFO", section)).split("\r?\n")) {
+            if (line.startsWith(field + ":")) {
+                return Double.parseDouble(line.substring(field.length() + 1).trim());
+            }
+        }
+        throw new IllegalStateException("INFO " + section + " has no field " + field);
+    }
+
+    /** Seconds of CPU the server process used so far (user + system, all threads). */
+    static double serverCpuSeconds(RedisServer server) {
+        return infoField(server, "cpu", "used_cpu_user") + infoField(server, "cpu", "used_cpu_sys");
+    }
+
+    /** The server's version string, e.g. {@code 7.0.15}. */
+    static String version(RedisServer server) {
+        for (String line : ((String) server.command("INFO", "server")).split("\r?\n")) {
+            if (line.startsWith("redis_version:")) {
+                return line.substring("redis_version:".length()).trim();
+            }
+        }
+        return "unknown";
+    }
+}

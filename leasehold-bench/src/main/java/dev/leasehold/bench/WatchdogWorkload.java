@@ -1,0 +1,151 @@
+package dev.leasehold.bench;
+
+import dev.leasehold.testkit.server.RedisServer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Watchdog cost: one client holds many leases at once with a short ttl for a long window, and
+ * does nothing else. Sampled every {@code sample}: the script calls ({@code EVALSHA} +
+ * {@code EVAL}, i.e. renewals) and all commands the server executed (script-internal included),
+ * and this JVM's CPU time; over the whole window, the server's CPU and this JVM's CPU per thread
+ * group. Script calls against leases due show whether renewals are batched (many leases per
+ * call); the server's socket reads, whether the calls are pipelined (many calls per read).
+ *
+ * <p>Each contender gets its own client, one after the other; an idle window before them gives
+ * the harness JVM's own CPU use, which is in every client figure too.
+ */
+final class WatchdogWorkload {
+
+    /**
+     * @param leases  leases held at once
+     * @param ttl     lock ttl: renewal every ttl/3
+     * @param warmup  discarded time after all leases are held, so the renewal path is compiled
+     *                (JIT) before the window, as every other workload warms up first
+     * @param window  measured window, after the warm-up
+     * @param sample  sampling period
+     */
+    record Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample) {
+    }
+
+    /**
+     * One contender's window.
+     *
+     * @param scriptCallsPerSecond per sample: script calls per second
+     * @param allCallsPerSecond    per sample: every command per second, script-internal included
+     * @param clientCpuPercent     per sample: this JVM's CPU, in % of one core
+     * @param serverCpuPercent     the server's CPU over the window, in % of one core
+     * @param callsPerRead         script calls per socket read of the server over the window
+     * @param leasesAliveAtEnd     lock keys still present at the end of the window
+     * @param cpuByThreadGroup     this JVM's CPU over the window by thread group, in % of one core
+     */
+    record Cell(List<Double> scriptCallsPerSecond, List<Double> allCallsPerSecond, List<Double> clientCpuPercent,
+                double serverCpuPercent, double callsPerRead, long leasesAliveAtEnd,
+                Map<String, Double> cpuByThreadGroup) {
+
+        /** Renewals due per second divided by script calls per second: above 1 means renewals are batched. */
+        double leasesPerScriptCall(Settings settings) {
+            double renewalsPerSecond = settings.leases() / (settings.ttl().toNanos() / 3e9);
+            return renewalsPerSecond / Math.max(1, Spread.of(scriptCallsPerSecond).median());
+        }
+    }
+
+    /** Cells per contender, and the harness JVM's CPU in an idle window (% of one core). */
+    record Result(Map<Contender, Cell> cells, double idleClientCpuPercent) {
+    }
+
+    private final RedisServer server;
+    private final Settings settings;
+    private final Progress progress;
+
+    WatchdogWorkload(RedisServer server, Settings settings, Progress progress) {
+        this.server = server;
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    Result run(List<Contender> contenders) {
+        progress.step("watchdog: idle baseline");
+        double idle = idleCpuPercent();
+        Map<Contender, Cell> cells = new EnumMap<>(Contender.class);
+        for (Contender contender : contenders) {
+            progress.step("watchdog: " + contender.label() + ", " + settings.leases() + " leases, ttl "
+                    + settings.ttl().toMillis() + " ms, held " + settings.window().toMillis() + " ms");
+            cells.put(contender, measure(contender));
+        }
+        return new Result(cells, idle);
+    }
+
+    private double idleCpuPercent() {
+        double cpuBefore = ProcessCpu.seconds();
+        long start = System.nanoTime();
+        LockSupport.parkNanos(settings.sample().multipliedBy(3).toNanos());
+        return 100 * (ProcessCpu.seconds() - cpuBefore) / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private Cell measure(Contender contender) {
+        try (LockAdapter adapter = contender.open(List.of(server.uri()), settings.ttl())) {
+            List<LockAdapter.Held> held = new ArrayList<>(settings.leases());
+            for (int i = 0; i < settings.leases(); i++) {
+                held.add(adapter.lock(LockNames.next()).acquire());
+            }
+            LockSupport.parkNanos(settings.warmup().toNanos());
+            Cell cell = window();
+            for (LockAdapter.Held lease : held) {
+                lease.release();
+            }
+            return cell;
+        } finally {
+            RedisStats.flush(server);
+        }
+    }
+
+    /** The sampling's own commands, left out of the counts. */
+    private static boolean isProbe(String command) {
+        return command.equals("info") || command.startsWith("config");
+    }
+
+    private Cell window() {
+        RedisStats.reset(server);
+        double serverCpuStart = RedisStats.serverCpuSeconds(server);
+        double readsStart = RedisStats.infoField(server, "stats", "total_reads_processed");
+        long scriptsSoFar = 0;
+        long callsSoFar = 0;
+        ThreadCpu threadsStart = ThreadCpu.snapshot();
+        double cpuAt = ProcessCpu.seconds();
+        long at = System.nanoTime();
+        long start = at;
+        List<Double> scripts = new ArrayList<>();
+        List<Double> calls = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        long end = start + settings.window().toNanos();
+        while (end - at > 0) {
+            LockSupport.parkNanos(Math.min(settings.sample().toNanos(), end - at));
+            Map<String, Long> now = RedisStats.commandCalls(server);
+            double cpuNow = ProcessCpu.seconds();
+            long nanos = System.nanoTime();
+            double seconds = (nanos - at) / 1e9;
+            long scriptCalls = now.getOrDefault("evalsha", 0L) + now.getOrDefault("eval", 0L);
+            long allCalls = now.entrySet().stream().filter(e -> !isProbe(e.getKey()))
+                    .mapToLong(Map.Entry::getValue).sum();
+            scripts.add((scriptCalls - scriptsSoFar) / seconds);
+            calls.add((allCalls - callsSoFar) / seconds);
+            cpu.add(100 * (cpuNow - cpuAt) / seconds);
+            scriptsSoFar = scriptCalls;
+            callsSoFar = allCalls;
+            cpuAt = cpuNow;
+            at = nanos;
+        }
+        double windowSeconds = (at - start) / 1e9;
+        Map<String, Double> byThreadGroup = ThreadCpu.snapshot().percentSince(threadsStart, windowSeconds);
+        double serverCpu = 100 * (RedisStats.serverCpuSeconds(server) - serverCpuStart) / windowSeconds;
+        double reads = RedisStats.infoField(server, "stats", "total_reads_processed") - readsStart;
+        long alive = KeyCensus.take(server).lockKeys();
+        return new Cell(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup);
+    }
+}
