@@ -50,9 +50,9 @@ public final class RedisErrors {
     /**
      * Whether a connect failed because the server closed the connection during the handshake.
      * Lettuce reports a rejected AUTH that way now and then (the close overtakes the error
-     * reply), so a caller should connect once more to learn the real cause.
+     * reply), so {@link LettuceConnections#connect} connects once more to learn the real cause.
      */
-    public static boolean isClosedDuringHandshake(Throwable error) {
+    static boolean isClosedDuringHandshake(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof RedisConnectionException && t.getMessage() != null
                     && t.getMessage().contains("closed prematurely")) {

@@ -3,16 +3,10 @@ package dev.leasehold.redis;
 import dev.leasehold.Args;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.engine.LeaseEngine;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.SslOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -95,10 +89,7 @@ public final class RedisLocks {
 
         /** A PEM file of CA certificates to trust for {@code rediss://}, e.g. a private CA. */
         public Builder trustedCertificate(Path pemFile) {
-            if (pemFile == null || !Files.isReadable(pemFile)) {
-                throw new IllegalArgumentException("trustedCertificate must be a readable PEM file, got " + pemFile);
-            }
-            this.trustedCertificate = pemFile;
+            this.trustedCertificate = LettuceConnections.trustedCertificate(pemFile);
             return this;
         }
 
@@ -144,11 +135,11 @@ public final class RedisLocks {
             boolean ownsClient = existingClient == null;
             RedisClient client = ownsClient ? RedisClient.create() : existingClient;
             if (ownsClient) {
-                client.setOptions(clientOptions());
+                client.setOptions(LettuceConnections.clientOptions(operationTimeout, trustedCertificate));
             }
             RedisEndpoint bounded = endpoint.withHandshakeTimeout(operationTimeout);
             try {
-                StatefulRedisConnection<String, String> connection = connect(client, bounded);
+                StatefulRedisConnection<String, String> connection = LettuceConnections.connect(client, bounded).join();
                 return new RedisLockClient(bounded, client, ownsClient, connection, new RedisScripts(),
                         new LeaseEngine.Settings(operationTimeout, maxRecheck), fenceRetention);
             } catch (RuntimeException e) {
@@ -157,31 +148,6 @@ public final class RedisLocks {
                 }
                 throw RedisErrors.translate(endpoint.describe(), "connect", e);
             }
-        }
-
-        private static StatefulRedisConnection<String, String> connect(RedisClient client, RedisEndpoint endpoint) {
-            try {
-                return client.connect(StringCodec.UTF8, endpoint.uri());
-            } catch (RuntimeException e) {
-                if (!RedisErrors.isClosedDuringHandshake(e)) {
-                    throw e;
-                }
-                return client.connect(StringCodec.UTF8, endpoint.uri());
-            }
-        }
-
-        private ClientOptions clientOptions() {
-            ClientOptions.Builder options = ClientOptions.builder()
-                    // Fail fast while disconnected instead of queueing: the engine retries and
-                    // bounds every call itself.
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                    .socketOptions(SocketOptions.builder().connectTimeout(operationTimeout).build())
-                    .timeoutOptions(TimeoutOptions.enabled(operationTimeout));
-            if (trustedCertificate != null) {
-                options.sslOptions(SslOptions.builder().jdkSslProvider()
-                        .trustManager(trustedCertificate.toFile()).build());
-            }
-            return options.build();
         }
     }
 }

@@ -113,10 +113,10 @@ class RedisFaultTest {
         FaultProxy proxy = track(FaultProxy.start(server.host(), server.port()));
         List<DistributedLock> locks = leaseholdLocks("redis://" + proxy.host() + ":" + proxy.port(), 2, 2,
                 LockOptions.watchdog(TTL));
-        AtomicBoolean chaos = new AtomicBoolean(true);
-        Thread chaosThread = new Thread(() -> {
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            while (chaos.get()) {
+        Verdict verdict;
+        try {
+            verdict = runUnderChaos(locks, 0.1, () -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
                 sleep(300 + random.nextInt(400));
                 switch (random.nextInt(3)) {
                     case 0 -> {
@@ -131,15 +131,8 @@ class RedisFaultTest {
                     }
                     default -> proxy.cutAll();
                 }
-            }
-        }, "chaos");
-        chaosThread.start();
-        Verdict verdict;
-        try {
-            verdict = run(locks, true, 0.1);
+            });
         } finally {
-            chaos.set(false);
-            chaosThread.join();
             proxy.pass();
             if (server.isPaused()) {
                 server.resume();
@@ -152,23 +145,12 @@ class RedisFaultTest {
     void killAndRestartWithFsyncAlwaysKeepsHoldersApartAndTokensRising() throws Exception {
         RedisServer server = track(RedisServer.builder().appendFsyncAlways().start());
         List<DistributedLock> locks = leaseholdLocks(server.uri(), 2, 2, LockOptions.watchdog(TTL));
-        AtomicBoolean chaos = new AtomicBoolean(true);
-        Thread chaosThread = new Thread(() -> {
-            while (chaos.get()) {
-                sleep(1_500);
-                server.kill();
-                sleep(100);
-                server.restart();
-            }
-        }, "chaos");
-        chaosThread.start();
-        Verdict verdict;
-        try {
-            verdict = run(locks, true, 0.05);
-        } finally {
-            chaos.set(false);
-            chaosThread.join();
-        }
+        Verdict verdict = runUnderChaos(locks, 0.05, () -> {
+            sleep(1_500);
+            server.kill();
+            sleep(100);
+            server.restart();
+        });
         assertThat(verdict.isValid()).as(verdict.toString()).isTrue();
     }
 
@@ -176,27 +158,34 @@ class RedisFaultTest {
     void restartWithoutPersistenceMayGrantTwiceButTheGuardStillLosesNothing() throws Exception {
         RedisServer server = track(RedisServer.builder().start());
         List<DistributedLock> locks = leaseholdLocks(server.uri(), 2, 2, LockOptions.watchdog(Duration.ofSeconds(2)));
-        AtomicBoolean chaos = new AtomicBoolean(true);
-        Thread chaosThread = new Thread(() -> {
-            while (chaos.get()) {
-                sleep(1_500);
-                server.kill();
-                server.restart();
-            }
-        }, "chaos");
-        chaosThread.start();
-        Verdict verdict;
-        try {
-            verdict = run(locks, true, 0.05);
-        } finally {
-            chaos.set(false);
-            chaosThread.join();
-        }
+        Verdict verdict = runUnderChaos(locks, 0.05, () -> {
+            sleep(1_500);
+            server.kill();
+            server.restart();
+        });
         // The documented failure mode: the restarted server forgot the key, so a second holder may
         // have been granted the lock while the first still held a valid lease.
         System.out.println("overlapping holders after restarts without persistence: " + verdict.overlaps());
         assertThat(verdict.staleWritesAdmitted()).isZero();
         assertThat(verdict.lostUpdates()).isZero();
+    }
+
+    /** A guarded run while a chaos thread repeats {@code fault} until the workload ends. */
+    private static Verdict runUnderChaos(List<DistributedLock> locks, double pauseChance, Runnable fault)
+            throws InterruptedException {
+        AtomicBoolean chaos = new AtomicBoolean(true);
+        Thread chaosThread = new Thread(() -> {
+            while (chaos.get()) {
+                fault.run();
+            }
+        }, "chaos");
+        chaosThread.start();
+        try {
+            return run(locks, true, pauseChance);
+        } finally {
+            chaos.set(false);
+            chaosThread.join();
+        }
     }
 
     private static void sleep(long millis) {

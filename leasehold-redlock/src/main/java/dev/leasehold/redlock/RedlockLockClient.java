@@ -7,6 +7,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.redis.LettuceConnections;
 import dev.leasehold.redis.LockKeys;
 import dev.leasehold.redis.RedisEndpoint;
 import io.lettuce.core.RedisClient;
@@ -81,7 +82,7 @@ public final class RedlockLockClient implements LockClient {
         List<RedlockNode> nodes = endpoints.stream().map(endpoint -> new RedlockNode(endpoint, client, scripts)).toList();
         RedlockLockClient locks = new RedlockLockClient(nodes, client, resources, settings);
         try {
-            client.setOptions(LettuceSetup.options(settings.engine().operationTimeout(), trustedCertificate));
+            client.setOptions(LettuceConnections.clientOptions(settings.engine().operationTimeout(), trustedCertificate));
             locks.connectMajority(settings.engine().operationTimeout());
             return locks;
         } catch (RuntimeException e) {

@@ -3,10 +3,10 @@ package dev.leasehold.redlock;
 import dev.leasehold.Args;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.redis.LettuceConnections;
 import dev.leasehold.redis.RedisEndpoint;
 import dev.leasehold.redis.RedisLocks;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,10 +148,7 @@ public final class RedlockLocks {
 
         /** A PEM file of CA certificates to trust for {@code rediss://} nodes, e.g. a private CA. */
         public Builder trustedCertificate(Path pemFile) {
-            if (pemFile == null || !Files.isReadable(pemFile)) {
-                throw new IllegalArgumentException("trustedCertificate must be a readable PEM file, got " + pemFile);
-            }
-            this.trustedCertificate = pemFile;
+            this.trustedCertificate = LettuceConnections.trustedCertificate(pemFile);
             return this;
         }
 

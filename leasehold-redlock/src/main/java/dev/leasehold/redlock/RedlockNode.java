@@ -3,6 +3,7 @@ package dev.leasehold.redlock;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.redis.LettuceConnections;
 import dev.leasehold.redis.LockKeys;
 import dev.leasehold.redis.RedisEndpoint;
 import dev.leasehold.redis.RedisErrors;
@@ -12,7 +13,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
 import java.util.List;
@@ -143,19 +143,12 @@ final class RedlockNode implements AutoCloseable {
     }
 
     private void open(CompletableFuture<StatefulRedisConnection<String, String>> opening) {
-        open(opening, true);
-    }
-
-    private void open(CompletableFuture<StatefulRedisConnection<String, String>> opening, boolean mayRetry) {
         if (closed) {
             opening.completeExceptionally(new IllegalStateException("the Redlock client is closed"));
             return;
         }
-        client.connectAsync(StringCodec.UTF8, endpoint.uri()).toCompletableFuture().whenComplete((opened, error) -> {
-            if (error != null && mayRetry && RedisErrors.isClosedDuringHandshake(error)) {
-                // A rejected AUTH sometimes surfaces as a premature close; a second try names it.
-                open(opening, false);
-            } else if (error != null) {
+        LettuceConnections.connect(client, endpoint).whenComplete((opened, error) -> {
+            if (error != null) {
                 opening.completeExceptionally(error);
             } else if (closed) {
                 // close() ran while this connection was opening: it must not outlive the client.
