@@ -25,9 +25,15 @@ public interface LockClient extends AutoCloseable {
     String describe();
 
     /**
-     * Stops renewal, closes the connections and every thread this client started. Leases still
-     * held are not released: their keys expire by their ttl and their {@link Lease#lost()}
-     * stages complete. Idempotent.
+     * Ends this client's leases, then closes its connections and every thread it started.
+     * Idempotent.
+     *
+     * <p>Each lease still held is lost from this call on: its {@link Lease#lost()} stage completes
+     * with "the client was closed", and its key is deleted (compare-and-delete, waiting at most the
+     * operation timeout), so other clients get the lock at once rather than after the ttl, as
+     * etcd and ZooKeeper free a session's locks when it closes. A later {@link Lease#release()} of
+     * such a lease returns {@link ReleaseStatus#ALREADY_LOST} without calling the backend.
+     * Acquisitions still waiting fail with a {@link LeaseholdException}.
      */
     @Override
     void close();

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,14 +31,23 @@ import java.util.concurrent.atomic.AtomicReference;
  * flight still wakes the waiter.
  *
  * <p>On success the operation stays at the head of the local queue until its lease ends. Failure,
- * timeout and cancellation all end in {@link #cleanup()}: the backend is told to forget the waiter
- * and to release the lock if a late attempt took it, the subscription is dropped, and the queue
- * moves on. Completions for asynchronous callers are handed to the engine's callback executor, so
- * user code never runs on (or blocks) a client I/O thread.
+ * timeout and cancellation all end in {@link #cleanup()}: the attempt in flight is called off, the
+ * backend is told to forget the waiter and to release the lock if a late attempt took it (retried
+ * across a reconnect until that attempt's ttl is over, since a lost reply can leave a granted key
+ * behind), the subscription is dropped, and the queue moves on. Completions for asynchronous
+ * callers are handed to the engine's callback executor, so user code never runs on (or blocks) a
+ * client I/O thread.
+ *
+ * <p>The caller gets its own future, not the engine's: whoever completes it first (the caller, by
+ * {@code cancel}, {@code complete} or {@code orTimeout}, or the engine) decides. A completion the
+ * engine did not make abandons the operation exactly like a cancellation, and a lease granted
+ * after it is released.
  */
 final class AcquireOperation {
 
     private static final Logger LOG = LoggerFactory.getLogger(AcquireOperation.class);
+    private static final long FIRST_CLEANUP_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long MAX_CLEANUP_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final EngineLock lock;
     private final LeaseEngine engine;
@@ -45,14 +55,19 @@ final class AcquireOperation {
     private final long waitDeadlineNanos;
     private final boolean blockingCaller;
     private final String holder;
-    private final CompletableFuture<Lease> result = new CompletableFuture<>();
+    /** The engine's outcome; only the engine completes it (or cancels it, to abandon). */
+    private final CompletableFuture<ManagedLease> result = new CompletableFuture<>();
+    /** The caller's copy of {@link #result}, which the caller may complete too. */
+    private final CompletableFuture<Lease> handedOut = new CompletableFuture<>();
     private final CompletableFuture<Void> cleanedUp = new CompletableFuture<>();
     private final AtomicBoolean turnTaken = new AtomicBoolean();
     private volatile boolean talkedToBackend;
+    private volatile long lastSentNanos;
     private final AtomicBoolean cleanupStarted = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Attempt>> inFlight = new AtomicReference<>();
 
     /**
      * @param wait           how long to wait, or {@code null} to wait without limit
@@ -69,11 +84,24 @@ final class AcquireOperation {
         result.whenComplete((lease, error) -> {
             if (result.isCancelled()) {
                 cleanup();
+                handedOut.cancel(false);
+            } else if (error != null) {
+                handedOut.completeExceptionally(error);
+            } else if (!handedOut.complete(lease)) {
+                lease.releaseAsync();
+            }
+        });
+        handedOut.whenComplete((lease, error) -> {
+            if (!result.isDone()) {
+                result.cancel(false);
             }
         });
     }
 
-    /** Joins the local queue and starts once at its head; cancelling the future abandons the operation. */
+    /**
+     * Joins the local queue and starts once at its head. Completing the returned future in any way
+     * before the engine does (cancel, complete, orTimeout) abandons the operation.
+     */
     CompletableFuture<Lease> start() {
         if (engine.queues().enter(lock.name(), this)) {
             takeTurn();
@@ -83,7 +111,7 @@ final class AcquireOperation {
                 cancelQueuedTimeout();
             }
         }
-        return result;
+        return handedOut;
     }
 
     /** Cancels the operation (if still running) and returns a future that completes when cleanup is done. */
@@ -104,7 +132,7 @@ final class AcquireOperation {
     }
 
     /** The lease this operation produced ended: the next local operation may go. */
-    void leaseEnded() {
+    private void leaseEnded(ManagedLease ended) {
         engine.queues().leave(lock.name(), this);
     }
 
@@ -134,9 +162,16 @@ final class AcquireOperation {
         ReleaseSignal subscribed = signal.get();
         CompletableFuture<Void> wake = subscribed == null ? null : subscribed.next();
         long sentAt = System.nanoTime();
-        engine.timeouts().bound(engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(),
-                        subscribed == null ? null : holder))
+        lastSentNanos = sentAt;
+        CompletableFuture<Attempt> call = engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(),
+                subscribed == null ? null : holder);
+        inFlight.set(call);
+        if (result.isDone()) {
+            call.cancel(false);
+        }
+        engine.timeouts().bound(call)
                 .whenComplete((outcome, error) -> {
+                    inFlight.compareAndSet(call, null);
                     if (error != null) {
                         cancel(wake);
                         fail(Futures.translate(error, engine.protocol().describe(),
@@ -151,7 +186,7 @@ final class AcquireOperation {
     }
 
     private void onAcquired(long token, long sentAtNanos) {
-        ManagedLease lease = engine.newLease(lock, this, holder, token, sentAtNanos);
+        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, this::leaseEnded);
         ReleaseSignal subscribed = signal.getAndSet(null);
         CompletableFuture<Void> left = subscribed == null ? CompletableFuture.completedFuture(null)
                 : subscribed.unsubscribeLater().exceptionally(error -> null);
@@ -234,26 +269,53 @@ final class AcquireOperation {
 
     private void cleanup() {
         cancelQueuedTimeout();
-        CompletableFuture<?> waiting = pendingWait.getAndSet(null);
-        if (waiting != null) {
-            waiting.cancel(false);
-        }
+        cancel(pendingWait.getAndSet(null));
+        // A Redlock round may be between retries: it must not start another once the engine gave up.
+        cancel(inFlight.getAndSet(null));
         if (!cleanupStarted.compareAndSet(false, true)) {
             unsubscribe();
             return;
         }
-        CompletableFuture<Void> abandoned = talkedToBackend
-                ? engine.protocol().abandon(lock.name(), holder, holder)
-                        .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
-                : CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> abandoned = new CompletableFuture<>();
+        if (talkedToBackend) {
+            abandon(abandoned, lastSentNanos + lock.options().ttl().toNanos(), FIRST_CLEANUP_RETRY_NANOS);
+        } else {
+            abandoned.complete(null);
+        }
+        // After the abandon is on the wire: the next local operation's attempt queues behind it.
         engine.queues().leave(lock.name(), this);
-        abandoned.exceptionally(error -> {
-                    LOG.warn("Cleanup after an abandoned acquire of '{}' failed; anything it took expires by its ttl: {}",
-                            lock.name(), Futures.unwrap(error).toString());
-                    return null;
-                })
-                .thenCompose(ignored -> unsubscribe())
+        abandoned.thenCompose(ignored -> unsubscribe())
                 .whenComplete((ignored, error) -> cleanedUp.complete(null));
+    }
+
+    /**
+     * Tells the backend to forget this waiter and to free the lock if a late attempt took it. A
+     * failure (typically a reset connection that rejects calls until it reconnects) is retried
+     * with a growing delay until {@code giveUpAtNanos}, the end of the last attempt's ttl: after
+     * it, whatever that attempt took has expired on its own.
+     */
+    private void abandon(CompletableFuture<Void> done, long giveUpAtNanos, long retryDelayNanos) {
+        engine.timeouts().bound(engine.protocol().abandon(lock.name(), holder, holder)).whenComplete((ignored, error) -> {
+            if (error == null) {
+                done.complete(null);
+                return;
+            }
+            String cause = Futures.unwrap(error).toString();
+            if (engine.isClosed() || System.nanoTime() + retryDelayNanos - giveUpAtNanos >= 0) {
+                LOG.warn("Cleanup after an abandoned acquire of '{}' failed; anything it took expires by its ttl: {}",
+                        lock.name(), cause);
+                done.complete(null);
+                return;
+            }
+            LOG.debug("Cleanup after an abandoned acquire of '{}' failed, retrying in {} ms: {}",
+                    lock.name(), TimeUnit.NANOSECONDS.toMillis(retryDelayNanos), cause);
+            try {
+                engine.scheduler().schedule(() -> abandon(done, giveUpAtNanos,
+                        Math.min(2 * retryDelayNanos, MAX_CLEANUP_RETRY_NANOS)), retryDelayNanos);
+            } catch (RejectedExecutionException closed) {
+                done.complete(null);
+            }
+        });
     }
 
     private CompletableFuture<Void> unsubscribe() {

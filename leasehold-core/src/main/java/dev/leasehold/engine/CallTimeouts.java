@@ -19,10 +19,6 @@ final class CallTimeouts {
         this.selfBounded = selfBounded;
     }
 
-    long timeoutNanos() {
-        return timeoutNanos;
-    }
-
     /** {@code call}, failing with a {@link java.util.concurrent.TimeoutException} after the operation timeout. */
     <T> CompletableFuture<T> bound(CompletableFuture<T> call) {
         return selfBounded ? call : call.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);

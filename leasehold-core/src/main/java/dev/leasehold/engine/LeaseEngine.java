@@ -7,11 +7,18 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.spi.LockProtocol;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Turns a backend's {@link LockProtocol} into {@link DistributedLock}s: the waiting engine, the
@@ -53,6 +60,8 @@ public final class LeaseEngine implements AutoCloseable {
     private final WaitQueues queues = new WaitQueues();
     private final HolderIds holderIds = new HolderIds();
     private volatile boolean closed;
+
+    private static final String CLOSED = "the client was closed; its lock was released";
 
     public LeaseEngine(LockProtocol protocol, Settings settings) {
         this.protocol = Objects.requireNonNull(protocol, "protocol");
@@ -97,8 +106,12 @@ public final class LeaseEngine implements AutoCloseable {
     }
 
     /**
-     * Marks every held lease lost ("client closed": their keys expire by their ttl) and stops the
-     * renewal scheduler. Idempotent.
+     * Ends every held lease and stops the renewal scheduler. Idempotent. Each held lease is marked
+     * lost ({@link dev.leasehold.Lease#lost()} completes with "the client was closed") and its key
+     * is deleted by compare-and-delete, waiting at most the operation timeout, so other clients
+     * take the lock at once instead of waiting for the ttl (as etcd and Curator free a session's
+     * locks when it closes). Acquisitions still waiting fail. A lease delivered while this runs is
+     * ended the same way.
      */
     @Override
     public void close() {
@@ -106,12 +119,24 @@ public final class LeaseEngine implements AutoCloseable {
             return;
         }
         closed = true;
-        for (ManagedLease lease : Set.copyOf(held)) {
-            lease.markLost("the client was closed");
-        }
+        List<CompletableFuture<Void>> releases = Set.copyOf(held).stream()
+                .map(lease -> lease.releaseOnClose(CLOSED))
+                .toList();
         LeaseholdException closing = new LeaseholdException("The lock client was closed while this acquire waited");
         queues.all().forEach(operation -> operation.fail(closing));
+        try {
+            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+                    .get(settings.operationTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException slow) {
+            // Each release logs its own failure; those keys expire by their ttl.
+        }
         scheduler.close();
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     void ensureOpen() {
@@ -120,16 +145,27 @@ public final class LeaseEngine implements AutoCloseable {
         }
     }
 
-    ManagedLease newLease(EngineLock lock, AcquireOperation operation, String holder, long token, long sentAtNanos) {
-        LockOptions options = lock.options();
-        ManagedLease lease = new ManagedLease(lock.name(), holder, token, options, protocol, scheduler,
-                sentAtNanos, timeouts, ended -> {
-                    held.remove(ended);
-                    operation.leaseEnded();
-                });
+    /**
+     * A new HELD lease, tracked until it ends, with its renewal started. If the client closed
+     * meanwhile, the lease is ended at once like those {@link #close()} found.
+     */
+    ManagedLease newLease(EngineLock lock, String holder, long token, long sentAtNanos, Consumer<ManagedLease> onEnd) {
+        ManagedLease lease = new ManagedLease(this, lock.name(), holder, token, lock.options(), sentAtNanos, ended -> {
+            held.remove(ended);
+            onEnd.accept(ended);
+        });
         held.add(lease);
-        long deadline = sentAtNanos + options.ttl().minus(options.drift()).toNanos();
-        lease.activate(deadline);
+        if (!closed) {
+            try {
+                lease.start();
+            } catch (RejectedExecutionException schedulerStopped) {
+                // close() ran to its end meanwhile: the flag is set, handled below.
+            }
+        }
+        // close() sets the flag before it copies the held set, so a lease added after the copy sees it.
+        if (closed) {
+            lease.releaseOnClose(CLOSED);
+        }
         return lease;
     }
 

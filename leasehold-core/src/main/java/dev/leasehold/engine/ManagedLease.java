@@ -25,43 +25,41 @@ import java.util.function.Consumer;
 final class ManagedLease implements Lease {
 
     private static final Logger LOG = LoggerFactory.getLogger(ManagedLease.class);
+    static final String DEADLINE_PASSED = "the local deadline passed without a successful renewal";
 
     private final String lockName;
     private final String holder;
     private final long token;
+    private final LeaseEngine engine;
     private final LockProtocol protocol;
-    private final CallTimeouts timeouts;
-    private final LeaseLifecycle lifecycle = new LeaseLifecycle();
+    private final LeaseLifecycle lifecycle;
     private final Renewal renewal;
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<ReleaseStatus>> release = new AtomicReference<>();
     private final Consumer<ManagedLease> onEnd;
     private volatile ReleaseReport report;
-    private final RenewalScheduler scheduler;
 
-    ManagedLease(String lockName, String holder, long token, LockOptions options, LockProtocol protocol,
-                 RenewalScheduler scheduler, long sentAtNanos, CallTimeouts timeouts, Consumer<ManagedLease> onEnd) {
+    /**
+     * A HELD lease whose local deadline is {@code sentAtNanos + ttl - drift}; call {@link #start()}
+     * to start its renewal.
+     *
+     * @param onEnd called once when the lease leaves HELD (released or lost)
+     */
+    ManagedLease(LeaseEngine engine, String lockName, String holder, long token, LockOptions options,
+                 long sentAtNanos, Consumer<ManagedLease> onEnd) {
+        this.engine = engine;
         this.lockName = lockName;
         this.holder = holder;
         this.token = token;
-        this.protocol = protocol;
-        this.timeouts = timeouts;
+        this.protocol = engine.protocol();
         this.onEnd = onEnd;
-        this.scheduler = scheduler;
-        this.renewal = new Renewal(this, protocol, scheduler, options, sentAtNanos, timeouts);
+        this.lifecycle = new LeaseLifecycle(sentAtNanos + options.ttl().minus(options.drift()).toNanos());
+        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, engine.timeouts());
     }
 
-    /**
-     * Makes the lease HELD with its first local deadline and starts its renewal.
-     *
-     * @return false if the lease was released before it could start
-     */
-    boolean activate(long deadlineNanos) {
-        if (!lifecycle.activate(deadlineNanos)) {
-            return false;
-        }
+    /** Starts the watchdog and the deadline check; called once, right after construction. */
+    void start() {
         renewal.start();
-        return true;
     }
 
     LeaseLifecycle lifecycle() {
@@ -75,16 +73,20 @@ final class ManagedLease implements Lease {
     /** HELD to LOST: stops renewal and completes {@link #lost()}. */
     void markLost(String reason) {
         if (lifecycle.markLost()) {
-            renewal.stop();
-            onEnd.accept(this);
-            LeaseLostException cause = new LeaseLostException(lockName, token, reason);
-            LOG.warn("Lease on lock '{}' (token {}) lost: {}", lockName, token, reason);
-            // Users' callbacks run on the scheduler thread, never on a client I/O thread.
-            try {
-                scheduler.execute(() -> lost.complete(cause));
-            } catch (RejectedExecutionException closing) {
-                lost.complete(cause);
-            }
+            afterLost(reason);
+        }
+    }
+
+    private void afterLost(String reason) {
+        renewal.stop();
+        onEnd.accept(this);
+        LeaseLostException cause = new LeaseLostException(lockName, token, reason);
+        LOG.warn("Lease on lock '{}' (token {}) lost: {}", lockName, token, reason);
+        // Users' callbacks run on the scheduler thread, never on a client I/O thread.
+        try {
+            engine.scheduler().execute(() -> lost.complete(cause));
+        } catch (RejectedExecutionException closing) {
+            lost.complete(cause);
         }
     }
 
@@ -98,17 +100,23 @@ final class ManagedLease implements Lease {
         return token;
     }
 
+    /** Also the deadline check: a lease found past its deadline is lost from this call on. */
     @Override
     public boolean isValid() {
-        return lifecycle.isValidAt(System.nanoTime());
+        LeaseLifecycle.Check check = lifecycle.checkAt(System.nanoTime());
+        if (check == LeaseLifecycle.Check.EXPIRED_NOW) {
+            afterLost(DEADLINE_PASSED);
+        }
+        return check == LeaseLifecycle.Check.VALID;
     }
 
     @Override
     public Duration remaining() {
+        long deadline = lifecycle.deadlineNanos();
         if (!isValid()) {
             return Duration.ZERO;
         }
-        return Duration.ofNanos(Math.max(0, lifecycle.deadlineNanos() - System.nanoTime()));
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
     @Override
@@ -116,14 +124,10 @@ final class ManagedLease implements Lease {
         if (isValid()) {
             return;
         }
-        LeasePhase phase = lifecycle.phase();
-        if (phase == LeasePhase.HELD) {
-            markLost("the local deadline passed without a successful renewal");
-        }
-        String reason = switch (phase) {
+        String reason = switch (lifecycle.phase()) {
             case RELEASING, RELEASED -> "it was released";
-            case LOST -> lost.getNow(new LeaseLostException(lockName, token, "lost")).getMessage();
-            default -> "the local deadline passed without a successful renewal";
+            case LOST -> lost.getNow(new LeaseLostException(lockName, token, DEADLINE_PASSED)).getMessage();
+            case HELD -> DEADLINE_PASSED;
         };
         throw new LeaseLostException(lockName, token, reason);
     }
@@ -140,23 +144,27 @@ final class ManagedLease implements Lease {
 
     /**
      * Starts the release, or joins the one already running or finished. A failed release is
-     * forgotten so the next call retries it.
+     * forgotten so the next call retries it. Once the client is closed, the backend is not called:
+     * {@link LeaseEngine#close()} already released what was held.
      */
     CompletableFuture<ReleaseStatus> releaseAsync() {
         CompletableFuture<ReleaseStatus> mine = new CompletableFuture<>();
         if (!release.compareAndSet(null, mine)) {
             return release.get();
         }
-        if (lifecycle.phase() == LeasePhase.HELD && !isValid()) {
-            markLost("the local deadline passed without a successful renewal");
-        }
+        isValid();
         boolean wasHeld = lifecycle.beginRelease();
         renewal.stop();
-        boolean wasLost = !wasHeld && lifecycle.phase() == LeasePhase.LOST;
+        if (!wasHeld && engine.isClosed()) {
+            mine.complete(ReleaseStatus.ALREADY_LOST);
+            return mine;
+        }
         CompletableFuture<ReleaseOutcome> deletion = protocol.release(lockName, holder);
         // After the release is on the wire: the next local waiter's attempt then queues behind it.
-        onEnd.accept(this);
-        timeouts.bound(deletion)
+        if (wasHeld) {
+            onEnd.accept(this);
+        }
+        engine.timeouts().bound(deletion)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         release.compareAndSet(mine, null);
@@ -165,15 +173,41 @@ final class ManagedLease implements Lease {
                         return;
                     }
                     lifecycle.finishRelease();
-                    ReleaseStatus status = outcome.released() && !wasLost ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
+                    ReleaseStatus status = outcome.released() && wasHeld ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
                     report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
-                    if (status == ReleaseStatus.ALREADY_LOST && !wasLost) {
+                    if (status == ReleaseStatus.ALREADY_LOST && wasHeld) {
                         LOG.warn("Lease on lock '{}' (token {}) had already been lost when it was released",
                                 lockName, token);
                     }
                     mine.complete(status);
                 });
         return mine;
+    }
+
+    /**
+     * The client is closing: the lease is lost to its holder from now on, and its key is deleted
+     * (compare-and-delete) so other clients need not wait for the ttl. A later {@link #release()}
+     * returns {@link ReleaseStatus#ALREADY_LOST} without calling the backend.
+     *
+     * @return completes when the deletion was answered or failed
+     */
+    CompletableFuture<Void> releaseOnClose(String reason) {
+        CompletableFuture<ReleaseStatus> mine = new CompletableFuture<>();
+        if (!release.compareAndSet(null, mine)) {
+            return release.get().handle((status, error) -> null);
+        }
+        markLost(reason);
+        return engine.timeouts().bound(protocol.release(lockName, holder)).handle((outcome, error) -> {
+            if (outcome != null) {
+                report = new ReleaseReport(ReleaseStatus.ALREADY_LOST, outcome.nodesHolding(),
+                        outcome.nodesAnswered(), outcome.nodes());
+            } else {
+                LOG.warn("Releasing lock '{}' (token {}) while closing the client failed; its key expires by its ttl: {}",
+                        lockName, token, Futures.unwrap(error).toString());
+            }
+            mine.complete(ReleaseStatus.ALREADY_LOST);
+            return null;
+        });
     }
 
     @Override

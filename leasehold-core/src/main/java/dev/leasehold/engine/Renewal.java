@@ -56,7 +56,7 @@ final class Renewal {
         this.timeouts = timeouts;
     }
 
-    /** Schedules the first tick; called once, right after the lease became HELD. */
+    /** Schedules the first tick; called once, right after the lease was created. */
     void start() {
         scheduleNext(System.nanoTime());
     }
@@ -70,15 +70,10 @@ final class Renewal {
     }
 
     private void tick() {
-        LeaseLifecycle lifecycle = lease.lifecycle();
-        if (lifecycle.phase() != LeasePhase.HELD) {
+        if (!lease.isValid()) {
             return;
         }
         long now = System.nanoTime();
-        if (now - lifecycle.deadlineNanos() >= 0) {
-            lease.markLost("the local deadline passed without a successful renewal");
-            return;
-        }
         if (options.isWatchdog() && now - renewUntilNanos < 0 && inFlight.compareAndSet(false, true)) {
             scheduler.batch(this::sendRenewal);
         }
@@ -99,7 +94,10 @@ final class Renewal {
                         LOG.warn("Renewal of lock '{}' (holder {}) failed, retrying until the local deadline: {}",
                                 lease.lockName(), HolderIds.redact(lease.holder()), Futures.unwrap(error).toString());
                     } else if (extended) {
-                        lease.lifecycle().extend(sentAt + ttlMinusDriftNanos);
+                        if (!lease.lifecycle().extend(sentAt + ttlMinusDriftNanos, System.nanoTime())) {
+                            // Too late (the deadline passed while the answer travelled) or already ended.
+                            lease.isValid();
+                        }
                     } else {
                         lease.markLost("a renewal found another holder or no key");
                     }

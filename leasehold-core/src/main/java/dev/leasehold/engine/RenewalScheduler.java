@@ -1,5 +1,8 @@
 package dev.leasehold.engine;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,8 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * keeps thousands of leases alive; renewals that fall due together go out as one batch, pipelined
  * and flushed once.
  */
-public final class RenewalScheduler implements AutoCloseable {
+final class RenewalScheduler implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RenewalScheduler.class);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     private final ScheduledThreadPoolExecutor executor;
@@ -26,7 +30,7 @@ public final class RenewalScheduler implements AutoCloseable {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private volatile Runnable afterBatch = () -> { };
 
-    public RenewalScheduler() {
+    RenewalScheduler() {
         String name = "leasehold-renewal-" + CLIENTS.incrementAndGet();
         executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, name);
@@ -63,7 +67,19 @@ public final class RenewalScheduler implements AutoCloseable {
     private void fire(long atNanos) {
         TimerSlot slot = slots.remove(atNanos);
         if (slot != null) {
-            slot.fire().forEach(Runnable::run);
+            slot.fire().forEach(RenewalScheduler::runIsolated);
+        }
+    }
+
+    /**
+     * Runs one task of a shared timer event or batch: a task that throws is logged and must not
+     * keep the other leases' ticks in the same event from running.
+     */
+    private static void runIsolated(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException failure) {
+            LOG.error("A renewal task failed; the other leases' tasks still run", failure);
         }
     }
 
@@ -93,9 +109,9 @@ public final class RenewalScheduler implements AutoCloseable {
         drainScheduled.set(false);
         Runnable send;
         while ((send = batch.poll()) != null) {
-            send.run();
+            runIsolated(send);
         }
-        afterBatch.run();
+        runIsolated(afterBatch);
     }
 
     /** Runs {@code task} on the scheduler thread as soon as possible. */
@@ -115,10 +131,6 @@ public final class RenewalScheduler implements AutoCloseable {
     int pendingTasks() {
         int onGrid = slots.values().stream().mapToInt(TimerSlot::size).sum();
         return Math.max(0, executor.getQueue().size() - slots.size()) + onGrid;
-    }
-
-    boolean isShutdown() {
-        return executor.isShutdown();
     }
 
     @Override

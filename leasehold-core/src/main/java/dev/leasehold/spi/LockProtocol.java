@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The backend's half of one lock kind: the few server calls that the {@link LeaseEngine} turns
+ * The backend's half of one lock kind: the few server calls that the {@link dev.leasehold.engine.LeaseEngine} turns
  * into waiting, leases, renewal and release. A backend implements this once per lock kind
  * (mutex, read lock, semaphore permit, ...) and gets the whole {@code DistributedLock} API.
  *

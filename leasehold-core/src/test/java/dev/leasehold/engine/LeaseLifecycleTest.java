@@ -13,49 +13,49 @@ class LeaseLifecycleTest {
 
     @Test
     void aLateRenewalNeverRevivesAReleasedOrLostLease() {
-        LeaseLifecycle released = new LeaseLifecycle();
-        assertThat(released.activate(1_000)).isTrue();
+        LeaseLifecycle released = new LeaseLifecycle(1_000);
         assertThat(released.beginRelease()).isTrue();
-        assertThat(released.extend(5_000)).isFalse();
+        assertThat(released.extend(5_000, 0)).isFalse();
         released.finishRelease();
         assertThat(released.phase()).isEqualTo(LeasePhase.RELEASED);
-        assertThat(released.extend(9_000)).isFalse();
+        assertThat(released.extend(9_000, 0)).isFalse();
         assertThat(released.markLost()).isFalse();
-        assertThat(released.isValidAt(0)).isFalse();
+        assertThat(released.checkAt(0)).isEqualTo(LeaseLifecycle.Check.ENDED);
 
-        LeaseLifecycle lost = new LeaseLifecycle();
-        lost.activate(1_000);
+        LeaseLifecycle lost = new LeaseLifecycle(1_000);
         assertThat(lost.markLost()).isTrue();
-        assertThat(lost.extend(5_000)).isFalse();
+        assertThat(lost.extend(5_000, 0)).isFalse();
         assertThat(lost.beginRelease()).isFalse();
         assertThat(lost.phase()).isEqualTo(LeasePhase.LOST);
     }
 
     @Test
     void theDeadlineOnlyMovesForwardAndValidityEndsAtIt() {
-        LeaseLifecycle lifecycle = new LeaseLifecycle();
-        assertThat(lifecycle.isValidAt(0)).as("not yet held").isFalse();
-        lifecycle.activate(1_000);
-        assertThat(lifecycle.isValidAt(999)).isTrue();
-        assertThat(lifecycle.isValidAt(1_000)).isFalse();
-        assertThat(lifecycle.extend(900)).as("an older renewal's answer").isFalse();
-        assertThat(lifecycle.extend(2_000)).isTrue();
+        LeaseLifecycle lifecycle = new LeaseLifecycle(1_000);
+        assertThat(lifecycle.checkAt(999)).isEqualTo(LeaseLifecycle.Check.VALID);
+        assertThat(lifecycle.extend(900, 0)).as("an older renewal's answer").isFalse();
+        assertThat(lifecycle.extend(2_000, 999)).isTrue();
         assertThat(lifecycle.deadlineNanos()).isEqualTo(2_000);
-        assertThat(lifecycle.activate(5_000)).as("activation happens once").isFalse();
+        assertThat(lifecycle.checkAt(1_999)).isEqualTo(LeaseLifecycle.Check.VALID);
     }
 
+    /** Failed before: a renewal answered after the deadline, before any tick, moved the deadline. */
     @Test
-    void anAcquisitionAbandonedBeforeActivationNeverBecomesHeld() {
-        LeaseLifecycle lifecycle = new LeaseLifecycle();
-        assertThat(lifecycle.beginRelease()).isTrue();
-        assertThat(lifecycle.activate(1_000)).isFalse();
-        assertThat(lifecycle.phase()).isEqualTo(LeasePhase.RELEASING);
+    void aRenewalAnsweredAfterTheDeadlineDoesNotMakeTheLeaseValidAgain() {
+        LeaseLifecycle unseen = new LeaseLifecycle(1_000);
+        assertThat(unseen.extend(5_000, 1_500)).as("answer processed past the deadline").isFalse();
+        assertThat(unseen.checkAt(1_500)).isEqualTo(LeaseLifecycle.Check.EXPIRED_NOW);
+        assertThat(unseen.phase()).isEqualTo(LeasePhase.LOST);
+
+        LeaseLifecycle seen = new LeaseLifecycle(1_000);
+        assertThat(seen.checkAt(1_000)).as("observed invalid").isEqualTo(LeaseLifecycle.Check.EXPIRED_NOW);
+        assertThat(seen.extend(5_000, 999)).as("even an answer stamped before the deadline").isFalse();
+        assertThat(seen.checkAt(1_200)).isEqualTo(LeaseLifecycle.Check.ENDED);
     }
 
     @RepeatedTest(20)
     void concurrentReleaseAndLossResolveToExactlyOneOutcome() throws Exception {
-        LeaseLifecycle lifecycle = new LeaseLifecycle();
-        lifecycle.activate(Long.MAX_VALUE / 2);
+        LeaseLifecycle lifecycle = new LeaseLifecycle(Long.MAX_VALUE / 2);
         AtomicInteger winners = new AtomicInteger();
         CountDownLatch go = new CountDownLatch(1);
         Thread releaser = new Thread(() -> {
@@ -73,7 +73,7 @@ class LeaseLifecycleTest {
         Thread renewer = new Thread(() -> {
             await(go);
             for (int i = 1; i <= 1_000; i++) {
-                lifecycle.extend(Long.MAX_VALUE / 2 + i);
+                lifecycle.extend(Long.MAX_VALUE / 2 + i, 0);
             }
         });
         releaser.start();
@@ -85,7 +85,7 @@ class LeaseLifecycleTest {
         renewer.join();
         assertThat(winners.get()).isEqualTo(1);
         assertThat(lifecycle.phase()).isIn(LeasePhase.RELEASING, LeasePhase.LOST);
-        assertThat(lifecycle.isValidAt(0)).isFalse();
+        assertThat(lifecycle.checkAt(0)).isEqualTo(LeaseLifecycle.Check.ENDED);
     }
 
     private static void await(CountDownLatch latch) {
