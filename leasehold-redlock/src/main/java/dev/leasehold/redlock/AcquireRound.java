@@ -148,18 +148,20 @@ final class AcquireRound {
 
     /**
      * Releases on every node that did not answer "held by another", then completes with {@code lost}.
-     * Only the releases on nodes that granted are awaited: on a node that failed or has not
-     * answered, the release is queued behind the acquire on the same connection, so it runs after
-     * it even if the node answers late, and waiting would only wait for the node.
+     * Only the releases on nodes that granted are awaited. A node that failed or has not answered
+     * may still run (or have run) this round's acquire; its release is retried in the background
+     * until it gets through or the ttl of that acquire is over ({@link RedlockNode#releaseEventually}),
+     * since a disconnected node refuses calls rather than queueing them behind the acquire.
      */
     private void releaseThen(RoundResult.Lost lost) {
+        long giveUpAtNanos = System.nanoTime() + ttl.toNanos();
         List<CompletableFuture<Boolean>> awaited = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             NodeAnswer answer = answers.get(i);
             if (answer instanceof NodeAnswer.Held) {
                 continue;
             }
-            CompletableFuture<Boolean> release = nodes.get(i).release(keys, holder, null, nodeTimeout);
+            CompletableFuture<Boolean> release = nodes.get(i).releaseEventually(keys, holder, nodeTimeout, giveUpAtNanos);
             if (answer instanceof NodeAnswer.Granted) {
                 awaited.add(release.exceptionally(error -> false));
             }

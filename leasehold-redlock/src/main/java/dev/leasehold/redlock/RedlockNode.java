@@ -43,6 +43,9 @@ final class RedlockNode implements AutoCloseable {
             new AtomicReference<>();
     private volatile boolean closed;
 
+    /** Pause between the tries of {@link #releaseEventually}: about one reconnect of a node that is back. */
+    private static final Duration CLEANUP_RETRY = Duration.ofMillis(200);
+
     RedlockNode(RedisEndpoint endpoint, RedisClient client, RedlockScripts scripts) {
         this.endpoint = endpoint;
         this.client = client;
@@ -99,6 +102,26 @@ final class RedlockNode implements AutoCloseable {
                 ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
                 holder, waiter == null ? "" : waiter, keys.channel()));
         return bounded(reply, timeout, "the release of '" + keys.lock() + "'").thenApply(released -> released == 1L);
+    }
+
+    /**
+     * Releases until a call gets through or {@code giveUpAtNanos} passes, retrying every
+     * {@link #CLEANUP_RETRY}: the clean-up after a round whose acquire on this node failed or went
+     * unanswered. That acquire may still have run (its reply lost to a reset connection), and
+     * while the node is disconnected a call is refused at once rather than queued, so one try
+     * could leave the key for its whole ttl.
+     *
+     * @return the first try's answer; the retries run in the background
+     */
+    CompletableFuture<Boolean> releaseEventually(LockKeys keys, String holder, Duration timeout, long giveUpAtNanos) {
+        CompletableFuture<Boolean> first = release(keys, holder, null, timeout);
+        first.whenComplete((released, error) -> {
+            if (error != null && !closed && System.nanoTime() + CLEANUP_RETRY.toNanos() - giveUpAtNanos < 0) {
+                CompletableFuture.delayedExecutor(CLEANUP_RETRY.toNanos(), TimeUnit.NANOSECONDS)
+                        .execute(() -> releaseEventually(keys, holder, timeout, giveUpAtNanos));
+            }
+        });
+        return first;
     }
 
     /** Subscribes to this node's release notifications for {@code keys}. */

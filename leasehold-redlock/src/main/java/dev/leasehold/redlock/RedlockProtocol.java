@@ -105,8 +105,13 @@ final class RedlockProtocol implements LockProtocol {
         if (retriesDone < settings.retryCount() && fits && !attempt.isDone()) {
             LOG.debug("Redlock round for '{}' (holder {}) was inconclusive: {}; retry {} of {} in {} ms", keys.lock(),
                     HolderIds.redact(holder), lost.why(), retriesDone + 1, settings.retryCount(), delay / 1_000_000);
-            CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() ->
-                    round(keys, holder, ttl, waiter, attempt, firstSentNanos, retriesDone + 1));
+            CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
+                // The engine may have given up meanwhile (wait over, cancelled, timed out) and sent
+                // its clean-up: a round now would take keys nobody waits for.
+                if (!attempt.isDone()) {
+                    round(keys, holder, ttl, waiter, attempt, firstSentNanos, retriesDone + 1);
+                }
+            });
         } else {
             LOG.debug("Redlock attempt for '{}' (holder {}) ends without a lease: {}", keys.lock(),
                     HolderIds.redact(holder), lost.why());

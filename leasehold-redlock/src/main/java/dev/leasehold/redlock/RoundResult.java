@@ -13,8 +13,8 @@ sealed interface RoundResult {
     }
 
     /**
-     * No lease; everything this round took has been released (or its release is queued behind the
-     * acquire on a node that has not answered).
+     * No lease; what this round took on the nodes that granted has been released, and on the nodes
+     * that failed or did not answer the release is retried until it gets through or the ttl ends.
      *
      * @param verdict         why, in the three classes the caller treats differently
      * @param granted         how many nodes had granted

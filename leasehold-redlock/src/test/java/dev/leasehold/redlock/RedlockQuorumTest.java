@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -290,6 +291,44 @@ class RedlockQuorumTest {
                 .isGreaterThanOrEqualTo(200);
         assertThat(nodes.holding("split")).as("a majority; node 1 may still have held the old key then").isBetween(3L, 4L);
         lease.get().release();
+    }
+
+    /** Failed before: the delayed retry round still ran after the engine gave up, taking and releasing keys. */
+    @Test
+    void noRetryRoundRunsAfterTheEngineGaveUp() throws Exception {
+        nodes.get(2).kill();
+        RedlockLockClient retrying = client(RedlockLocks.builder().uris(nodes.uris())
+                .retryCount(20).retryDelay(Duration.ofMillis(300), Duration.ZERO));
+        // Two nodes held by someone else, one dead, two free: every round is inconclusive.
+        nodes.get(0).command("SET", "gave-up", "someone-else", "PX", "30000");
+        nodes.get(1).command("SET", "gave-up", "someone-else", "PX", "30000");
+        long before = acquireCalls(3);
+        CompletableFuture<Lease> pending = retrying.lock("gave-up").acquireAsync(Duration.ofSeconds(30));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (acquireCalls(3) == before && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        assertThat(pending.cancel(true)).isTrue();
+        Thread.sleep(100);
+        long afterCleanup = acquireCalls(3);
+        long fence = nodes.fence(3, "gave-up");
+        Thread.sleep(900);
+        assertThat(nodes.fence(3, "gave-up")).as("no grant on node 3 after the engine gave up").isEqualTo(fence);
+        assertThat(acquireCalls(3)).as("acquire scripts run on node 3 after the engine gave up").isEqualTo(afterCleanup);
+        assertThat(nodes.get(3).command("EXISTS", "gave-up")).isEqualTo(0L);
+    }
+
+    /** EVAL and EVALSHA calls node {@code index} has run so far. */
+    private static long acquireCalls(int index) {
+        String stats = (String) nodes.get(index).command("INFO", "commandstats");
+        long calls = 0;
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                String field = line.substring(line.indexOf("calls=") + 6);
+                calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+            }
+        }
+        return calls;
     }
 
     private static void awaitNoKey(String name, Duration within) throws InterruptedException {
