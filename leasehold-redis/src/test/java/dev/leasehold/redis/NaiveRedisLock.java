@@ -51,8 +51,9 @@ final class NaiveRedisLock implements DistributedLock {
         String value = UUID.randomUUID().toString();
         while (System.nanoTime() < deadline) {
             synchronized (redis) {
+                long sentAt = System.nanoTime();
                 if ("OK".equals(redis.set(name, value, SetArgs.Builder.nx().px(ttl.toMillis())))) {
-                    return new NaiveLease(redis.incr(name + ":counter"));
+                    return new NaiveLease(redis.incr(name + ":counter"), sentAt);
                 }
             }
             try {
@@ -88,10 +89,12 @@ final class NaiveRedisLock implements DistributedLock {
     private final class NaiveLease implements Lease {
 
         private final long token;
+        private final long sentAtNanos;
         private volatile boolean released;
 
-        NaiveLease(long token) {
+        NaiveLease(long token, long sentAtNanos) {
             this.token = token;
+            this.sentAtNanos = sentAtNanos;
         }
 
         @Override
@@ -111,7 +114,9 @@ final class NaiveRedisLock implements DistributedLock {
 
         @Override
         public Duration remaining() {
-            return ttl;
+            // As Leasehold counts it, from the send of the SET that won; the naive holder ignores it.
+            long deadline = sentAtNanos + ttl.minus(options().drift()).toNanos();
+            return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
         }
 
         @Override

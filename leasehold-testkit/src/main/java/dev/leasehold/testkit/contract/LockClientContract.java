@@ -336,7 +336,8 @@ public abstract class LockClientContract {
         assertThat(flagAfter.get()).as("interrupt flag restored").isTrue();
 
         held.release();
-        try (Lease next = client().lock(lockName).acquire(Duration.ZERO)) {
+        // The same client (and lock object) again: an abandoned acquire must not jam its local queue.
+        try (Lease next = waiterLock.acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).isGreaterThan(held.token());
         }
     }
@@ -345,16 +346,37 @@ public abstract class LockClientContract {
     void cancellingAnAsyncAcquireAbandonsIt() throws Exception {
         String lockName = name("async");
         Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
-        CompletableFuture<Lease> pending = client().lock(lockName).acquireAsync(Duration.ofSeconds(30));
+        LockClient waiting = client();
+        CompletableFuture<Lease> pending = waiting.lock(lockName).acquireAsync(Duration.ofSeconds(30));
         Thread.sleep(200);
         assertThat(pending.cancel(true)).isTrue();
         held.release();
-        Thread.sleep(200);
-        try (Lease next = client().lock(lockName).acquire(Duration.ZERO)) {
+        try (Lease next = waiting.lock(lockName).acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).isGreaterThan(held.token());
         }
-        try (Lease async = client().lock(name("async-free")).acquireAsync(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS)) {
+        try (Lease async = waiting.lock(name("async-free")).acquireAsync(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS)) {
             assertThat(async.isValid()).isTrue();
+        }
+    }
+
+    /**
+     * A caller that bounds the future itself ({@code orTimeout}, {@code complete}...) abandons the
+     * acquire like a cancellation: the same client takes the lock at once when it is free, instead
+     * of queueing behind a dead operation.
+     */
+    @Test
+    void anAsyncAcquireTheCallerCompletesDoesNotJamTheClient() throws Exception {
+        String lockName = name("caller-completed");
+        Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        LockClient waiting = client();
+        CompletableFuture<Lease> timedOut = waiting.lock(lockName).acquireAsync(Duration.ofSeconds(30))
+                .orTimeout(200, TimeUnit.MILLISECONDS);
+        CompletableFuture<Lease> completed = waiting.lock(lockName).acquireAsync(Duration.ofSeconds(30));
+        assertThat(completed.complete(null)).isTrue();
+        assertThatThrownBy(() -> timedOut.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+        held.release();
+        try (Lease next = waiting.lock(lockName).acquire(Duration.ofSeconds(2))) {
+            assertThat(next.token()).isGreaterThan(held.token());
         }
     }
 
@@ -421,12 +443,16 @@ public abstract class LockClientContract {
     }
 
     @Test
-    void closingTheClientEndsItsLeases() throws Exception {
+    void closingTheClientEndsItsLeasesAndFreesTheirLocks() throws Exception {
         LockClient client = connect();
-        Lease lease = client.lock(name("close")).acquire(Duration.ofSeconds(5));
+        Lease lease = client.lock(name("close"), LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
         client.close();
         assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains("closed");
         assertThat(lease.isValid()).isFalse();
+        assertThat(lease.release()).as("a lease of a closed client").isEqualTo(ReleaseStatus.ALREADY_LOST);
         client.close();
+        try (Lease next = client().lock(name("close")).acquire(Duration.ofSeconds(2))) {
+            assertThat(next.token()).as("taken at once, not after the 30 s ttl").isGreaterThan(lease.token());
+        }
     }
 }

@@ -74,12 +74,13 @@ public final class CounterWorkload {
                 continue;
             }
             long acquired = System.nanoTime();
+            long sent = sentAt(lock, lease, acquired);
             long claimed = acquired;
             long read;
             try {
                 read = resource.read(lease.token());
             } catch (StaleTokenException refused) {
-                history.hold(new Hold(holder, lease.token(), acquired, acquired));
+                history.hold(new Hold(holder, lease.token(), sent, acquired, acquired));
                 releaseQuietly(lease);
                 continue;
             }
@@ -96,9 +97,19 @@ public final class CounterWorkload {
             if (lease.isValid()) {
                 claimed = System.nanoTime();
             }
-            history.hold(new Hold(holder, lease.token(), acquired, claimed));
+            history.hold(new Hold(holder, lease.token(), sent, acquired, claimed));
             releaseQuietly(lease);
         }
+    }
+
+    /**
+     * The send of the attempt that took the lock, the earliest moment of the grant. A lease's local
+     * deadline is {@code send + ttl - drift}, and no renewal has run yet right after the acquire
+     * returned, so the send can be read off {@link Lease#remaining()}.
+     */
+    private static long sentAt(DistributedLock lock, Lease lease, long returned) {
+        long ttlMinusDrift = lock.options().ttl().minus(lock.options().drift()).toNanos();
+        return Math.min(returned, returned + lease.remaining().toNanos() - ttlMinusDrift);
     }
 
     private void releaseQuietly(Lease lease) {

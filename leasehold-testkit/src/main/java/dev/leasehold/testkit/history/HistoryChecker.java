@@ -9,7 +9,14 @@ import java.util.List;
  * <ol>
  *   <li><b>Mutual exclusion</b>: no two holders' claimed intervals overlap. A holder's claim ends
  *   at the last moment it confirmed its lease, so a holder that was paused past its lease and
- *   noticed is not counted; one that went on believing it held the lock is.</li>
+ *   noticed is not counted; one that went on believing it held the lock is. A claim starts when
+ *   the acquire returned: no holder code runs before that.</li>
+ *   <li><b>Grants inside a claim</b> (reported, not a violation): the grant itself happened
+ *   somewhere between the send of the granting attempt and the return, so a grant may also fall
+ *   inside the previous holder's claim without either claim overlapping. These are counted and
+ *   shown, not failed on, because a correct lock produces them too: an attempt sent while the
+ *   previous holder still held the lock, in flight across its release, is granted after the
+ *   release. Only the server knows the exact grant time.</li>
  *   <li><b>Token order</b>: ordered by acquisition time, tokens strictly increase.</li>
  *   <li><b>No stale write admitted</b>: in admission order, admitted tokens never decrease.</li>
  *   <li><b>No lost update</b>: each admitted read-modify-write starts from the value the previous
@@ -44,6 +51,24 @@ public final class HistoryChecker {
                 }
             }
             open.add(hold);
+        }
+
+        List<String> grantExamples = new ArrayList<>();
+        long grantsInsideClaims = 0;
+        List<Hold> bySend = new ArrayList<>(holds);
+        bySend.sort(Comparator.comparingLong(Hold::sentNanos));
+        List<Hold> claiming = new ArrayList<>();
+        for (Hold hold : bySend) {
+            claiming.removeIf(earlier -> earlier.claimedUntilNanos() <= hold.sentNanos());
+            for (Hold earlier : claiming) {
+                if (earlier.mayHaveBeenGrantedDuring(hold) && !earlier.overlaps(hold)) {
+                    grantsInsideClaims++;
+                    example(grantExamples, hold.holder() + " (token " + hold.token() + ") may have been granted up to "
+                            + (earlier.claimedUntilNanos() - hold.sentNanos()) / 1_000 + " µs before "
+                            + earlier.holder() + " (token " + earlier.token() + ") last claimed the lock");
+                }
+            }
+            claiming.add(hold);
         }
 
         List<String> tokenExamples = new ArrayList<>();
@@ -82,7 +107,8 @@ public final class HistoryChecker {
             }
             value = write.after();
         }
-        return new Verdict(holds.size(), admitted, refused, overlaps, overlapExamples, inversions, tokenExamples,
+        return new Verdict(holds.size(), admitted, refused, overlaps, overlapExamples,
+                grantsInsideClaims, grantExamples, inversions, tokenExamples,
                 stale, staleExamples, lost, lostExamples);
     }
 

@@ -34,6 +34,23 @@ class HistoryCheckerTest {
         assertThat(verdict.isValid()).isFalse();
     }
 
+    /**
+     * b's grant window (sent at 8, returned at 12) reaches into a's claim (until 10): no claimed
+     * sections overlap, but the grant may have happened while a still claimed the lock.
+     */
+    @Test
+    void aGrantInsideTheGrantWindowIsReportedButNotAnOverlap() {
+        History history = new History();
+        history.hold(new Hold("a", 1, 0, 1, 10));
+        history.hold(new Hold("b", 2, 8, 12, 20));
+        history.hold(new Hold("c", 3, 20, 21, 30));
+        Verdict verdict = HistoryChecker.check(history);
+        assertThat(verdict.overlaps()).isZero();
+        assertThat(verdict.grantsInsideClaims()).isEqualTo(1);
+        assertThat(verdict.grantExamples().get(0)).contains("b (token 2)").contains("a (token 1)").contains("0 µs");
+        assertThat(verdict.isValid()).as(verdict.toString()).isTrue();
+    }
+
     @Test
     void tokensGoingBackwardsAreCaught() {
         History history = new History();
