@@ -12,8 +12,31 @@
 -- ARGV[5]  how long a waiter registration lasts without a new attempt, ms
 --
 -- Returns {1, token} when taken, {0, pttl of the current holder} when held.
+-- Fails, writing nothing, with 'LEASEHOLD_FOREIGN_TYPE <type> <key>' when the lock or fence key
+-- holds another type than a string: some other program uses that name, and waiting would not help.
+-- A waiters key of another type is left alone: waiting then relies on re-checks alone.
 
-if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+local function kind(key)
+  return redis.call('type', key)['ok']
+end
+
+local function foreign(key, found)
+  return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found .. ' ' .. key)
+end
+
+local lock = kind(KEYS[1])
+if lock ~= 'none' and lock ~= 'string' then
+  return foreign(KEYS[1], lock)
+end
+local waiters = kind(KEYS[3])
+local ownWaiters = waiters == 'zset' or waiters == 'none'
+
+if lock == 'none' then
+  local fence = kind(KEYS[2])
+  if fence ~= 'none' and fence ~= 'string' then
+    return foreign(KEYS[2], fence)
+  end
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
   -- The token is max(last + 1, server time in microseconds): it advances even after the fence
   -- key expired, as long as the server clock did not step back by more than the fence retention.
   local now = redis.call('time')
@@ -21,13 +44,13 @@ if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local last = tonumber(redis.call('get', KEYS[2]) or '0')
   local token = math.max(last + 1, micros)
   redis.call('set', KEYS[2], string.format('%d', token), 'PX', ARGV[3])
-  if ARGV[4] ~= '' then
+  if ARGV[4] ~= '' and waiters == 'zset' then
     redis.call('zrem', KEYS[3], ARGV[4])
   end
   return {1, token}
 end
 
-if ARGV[4] ~= '' then
+if ARGV[4] ~= '' and ownWaiters then
   local now = redis.call('time')
   local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
   redis.call('zadd', KEYS[3], millis + tonumber(ARGV[5]), ARGV[4])

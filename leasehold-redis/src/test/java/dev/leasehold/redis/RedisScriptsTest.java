@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.testkit.server.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each Lua script on its own, against a real server. */
 class RedisScriptsTest {
@@ -155,10 +157,70 @@ class RedisScriptsTest {
     }
 
     @Test
+    void renewalsTreatAKeyOfAnotherTypeAsNotOursAndExtendTheRest() {
+        server.command("SET", "batch:a", "holder-a", "PX", "1000");
+        server.command("HSET", "batch:hash", "holder-b", "1");
+        server.command("RPUSH", "batch:list", "holder-c");
+        server.command("SET", "batch:d", "holder-d", "PX", "1000");
+        List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {"batch:a", "batch:hash", "batch:list", "batch:d"},
+                "holder-a", "9000", "holder-b", "9000", "holder-c", "9000", "holder-d", "9000").join();
+        assertThat(extended).containsExactly(1L, 0L, 0L, 1L);
+        assertThat((Long) server.command("PTTL", "batch:d")).isGreaterThan(8_000L);
+        assertThat(server.command("TYPE", "batch:hash")).isEqualTo("hash");
+
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {"batch:hash"}, "holder-b", "9000")
+                .join()).isZero();
+        assertThat((Long) server.command("PTTL", "batch:hash")).as("not extended").isEqualTo(-1L);
+    }
+
+    @Test
+    void releaseOfAKeyOfAnotherTypeIsNotOursAndLeavesItAlone() {
+        server.command("HSET", keys.lock(), "holder-a", "1");
+        assertThat(release("holder-a", "waiter-a")).isZero();
+        assertThat(server.command("TYPE", keys.lock())).isEqualTo("hash");
+    }
+
+    @Test
+    void aWaitersKeyOfAnotherTypeNeitherBlocksAcquireNorReleaseAndReleaseStillWakes() {
+        server.command("SET", keys.waiters(), "not-a-sorted-set");
+        assertThat(acquire("holder-a", 5_000, "waiter-a").get(0)).isEqualTo(1L);
+        assertThat(acquire("holder-b", 5_000, "waiter-b").get(0)).as("held, registration skipped").isEqualTo(0L);
+        long publishes = ServerProbe.calls(server, "publish");
+        assertThat(release("holder-b", "waiter-b")).isZero();
+        assertThat(release("holder-a", "")).isEqualTo(1L);
+        assertThat(ServerProbe.calls(server, "publish")).as("who waits is unknown: wake them").isEqualTo(publishes + 1);
+        assertThat(server.command("GET", keys.waiters())).isEqualTo("not-a-sorted-set");
+    }
+
+    @Test
+    void acquireOnALockOrFenceKeyOfAnotherTypeFailsWithTheTypeAndWritesNothing() {
+        server.command("HSET", keys.lock(), "holder-x", "1");
+        assertThatThrownBy(() -> acquire("holder-a", 5_000, "waiter-a"))
+                .hasRootCauseInstanceOf(RedisCommandExecutionException.class)
+                .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE hash " + keys.lock());
+        assertThat(server.command("EXISTS", keys.fence(), keys.waiters())).isEqualTo(0L);
+
+        server.command("DEL", keys.lock());
+        server.command("SADD", keys.fence(), "17");
+        assertThatThrownBy(() -> acquire("holder-a", 5_000, ""))
+                .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE set " + keys.fence());
+        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+    }
+
+    @Test
+    void inspectReportsAKeyOfAnotherType() {
+        server.command("HSET", keys.lock(), "holder-x", "1");
+        List<Object> reply = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
+        assertThat(reply).containsExactly("", -1L, "", 0L, "hash " + keys.lock());
+    }
+
+    @Test
     void inspectReportsHolderTtlFenceAndLiveWaiters() {
         List<Object> empty = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
-        assertThat(empty).containsExactly("", -2L, "", 0L);
+        assertThat(empty).containsExactly("", -2L, "", 0L, "");
         long token = (Long) acquire("holder-a", 5_000, "").get(1);
         acquire("holder-b", 5_000, "waiter-b");
         List<Object> held = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
