@@ -62,6 +62,18 @@ public final class RedisErrors {
                     + "so another program uses this name (a Redisson lock is a hash); use another lock name, "
                     + "or delete the key if nothing needs it";
         }
+        if (parts[0].equals("LEASEHOLD_FENCE_EXHAUSTED") && parts.length >= 2) {
+            String key = cause.getMessage().substring(parts[0].length() + 1);
+            return "the fence counter '" + key + "' reached " + Long.MAX_VALUE + ", the largest fencing token, "
+                    + "so no higher token can be issued for this lock; use another lock name for the resource "
+                    + "(deleting the key would issue lower tokens, which the resource's guards must refuse)";
+        }
+        if (parts[0].equals("LEASEHOLD_FENCE_INVALID") && parts.length >= 2) {
+            String key = cause.getMessage().substring(parts[0].length() + 1);
+            return "the fence counter '" + key + "' holds a value that is not a 64-bit token, so Leasehold did not "
+                    + "write it; use another lock name, or delete the key if nothing else needs it (tokens then "
+                    + "continue from the server clock)";
+        }
         return null;
     }
 

@@ -63,7 +63,7 @@ class RedisScriptsTest {
         long before = System.currentTimeMillis() * 1000 - 5_000_000;
         List<Object> reply = acquire("holder-a", 5_000, "");
         assertThat(reply.get(0)).isEqualTo(1L);
-        assertThat((Long) reply.get(1)).as("microsecond server time").isGreaterThan(before);
+        assertThat(token(reply)).as("microsecond server time").isGreaterThan(before);
         assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
         assertThat((Long) server.command("PTTL", "script:lock")).isBetween(4_000L, 5_000L);
         assertThat(server.command("GET", keys.fence())).isEqualTo(reply.get(1).toString());
@@ -84,11 +84,49 @@ class RedisScriptsTest {
 
     @Test
     void aFollowingAcquireGetsAHigherTokenEvenInTheSameMicrosecond() {
-        long first = (Long) acquire("holder-a", 5_000, "").get(1);
+        long first = token(acquire("holder-a", 5_000, ""));
         release("holder-a", "");
         server.command("SET", keys.fence(), Long.toString(first + 1_000_000_000L));
-        long second = (Long) acquire("holder-b", 5_000, "").get(1);
+        long second = token(acquire("holder-b", 5_000, ""));
         assertThat(second).isEqualTo(first + 1_000_000_000L + 1);
+    }
+
+    /** The granted token, which the script sends as a decimal string (exact above 2^53). */
+    private static long token(List<Object> granted) {
+        assertThat(granted.get(0)).isEqualTo(1L);
+        return Long.parseLong((String) granted.get(1));
+    }
+
+    @Test
+    void tokensAboveTwoToThe53AreExactAndKeepIncreasing() {
+        long start = (1L << 53) + 1;
+        server.command("SET", keys.fence(), Long.toString(start));
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(start + 1);
+        release("holder-a", "");
+        assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(start + 2);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(start + 2));
+        assertThat((Long) server.command("PTTL", keys.fence())).as("retention renewed").isBetween(1L, 60_000L);
+    }
+
+    @Test
+    void theLargestTokenIsIssuedOnceThenTheCounterIsRefusedAndNothingIsWritten() {
+        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(Long.MAX_VALUE);
+        release("holder-a", "");
+        assertThatThrownBy(() -> acquire("holder-b", 5_000, "waiter-b"))
+                .rootCause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
+        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
+    }
+
+    @Test
+    void aFenceThatIsNotA64BitCounterIsRefusedAndNothingIsWritten() {
+        for (String bad : new String[] {"abc", "-5", "1.5", "007", "9223372036854775808", "99999999999999999999"}) {
+            server.command("SET", keys.fence(), bad);
+            assertThatThrownBy(() -> acquire("holder-a", 5_000, "")).as(bad)
+                    .rootCause().hasMessage("LEASEHOLD_FENCE_INVALID " + keys.fence());
+            assertThat(server.command("EXISTS", keys.lock())).as(bad).isEqualTo(0L);
+        }
     }
 
     @Test
@@ -221,7 +259,7 @@ class RedisScriptsTest {
         List<Object> empty = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
         assertThat(empty).containsExactly("", -2L, "", 0L, "");
-        long token = (Long) acquire("holder-a", 5_000, "").get(1);
+        long token = token(acquire("holder-a", 5_000, ""));
         acquire("holder-b", 5_000, "waiter-b");
         List<Object> held = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
