@@ -83,6 +83,10 @@ if ARGV[4] ~= '' and ownWaiters then
   local now = redis.call('time')
   local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
   redis.call('zadd', KEYS[3], millis + tonumber(ARGV[5]), ARGV[4])
-  redis.call('pexpire', KEYS[3], ARGV[5])
+  -- Only ever extend: clients may register for different times (their own maxRecheck), and a short
+  -- one must not expire the others' registrations. A key without a TTL (-1) gets one.
+  if redis.call('pttl', KEYS[3]) < tonumber(ARGV[5]) then
+    redis.call('pexpire', KEYS[3], ARGV[5])
+  end
 end
 return {0, redis.call('pttl', KEYS[1])}

@@ -49,8 +49,12 @@ class RedisScriptsTest {
     }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
+        return acquire(holder, ttlMillis, waiter, 5_000);
+    }
+
+    private List<Object> acquire(String holder, long ttlMillis, String waiter, long registrationMillis) {
         return scripts.acquire.<List<Object>>run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
-                holder, Long.toString(ttlMillis), "60000", waiter, "5000").join();
+                holder, Long.toString(ttlMillis), "60000", waiter, Long.toString(registrationMillis)).join();
     }
 
     private long release(String holder, String waiter) {
@@ -127,6 +131,18 @@ class RedisScriptsTest {
                     .rootCause().hasMessage("LEASEHOLD_FENCE_INVALID " + keys.fence());
             assertThat(server.command("EXISTS", keys.lock())).as(bad).isEqualTo(0L);
         }
+    }
+
+    @Test
+    void aShortRegistrationNeverCutsTheWaitersKeyShortForLongerOnes() {
+        acquire("holder-a", 5_000, "");
+        acquire("holder-b", 5_000, "waiter-b", 30_000);
+        acquire("holder-c", 5_000, "waiter-c", 50);
+        assertThat((Long) server.command("PTTL", keys.waiters())).as("waiter-b's registration still counts")
+                .isGreaterThan(29_000L);
+        acquire("holder-d", 5_000, "waiter-d", 60_000);
+        assertThat((Long) server.command("PTTL", keys.waiters())).as("a longer one extends it")
+                .isGreaterThan(59_000L);
     }
 
     @Test
