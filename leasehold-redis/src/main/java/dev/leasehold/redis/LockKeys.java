@@ -93,8 +93,4 @@ public record LockKeys(String lock, String fence, String waiters, String channel
     String[] forRelease() {
         return new String[] {lock, waiters};
     }
-
-    String[] forRenew() {
-        return new String[] {lock};
-    }
 }

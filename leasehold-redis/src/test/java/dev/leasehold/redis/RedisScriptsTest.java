@@ -188,12 +188,12 @@ class RedisScriptsTest {
     @Test
     void renewExtendsOnlyTheHoldersKey() {
         acquire("holder-a", 1_000, "");
-        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "intruder", "9000").join()).isZero();
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "intruder", "9000").join()).isZero();
         assertThat((Long) server.command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
-        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isEqualTo(1L);
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "holder-a", "9000").join()).isEqualTo(1L);
         assertThat((Long) server.command("PTTL", "script:lock")).isGreaterThan(8_000L);
         server.command("DEL", "script:lock");
-        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isZero();
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "holder-a", "9000").join()).isZero();
         assertThat(server.command("EXISTS", "script:lock")).as("a late renewal never recreates the key").isEqualTo(0L);
     }
 
