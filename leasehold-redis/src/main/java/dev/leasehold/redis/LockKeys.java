@@ -7,6 +7,20 @@ package dev.leasehold.redis;
  * has no hash tag, {@code name:fence} when it carries one already. Public so other Redis-based
  * backends (leasehold-redlock) use the same layout on each server.
  *
+ * <p><b>Names that are refused</b>, so that no two locks ever share a key or a channel:
+ * <ul>
+ *   <li>a name with a {@code '}'} but no non-empty hash tag: no key derived from it could share
+ *       its Cluster slot;</li>
+ *   <li>a name with a hash tag that ends in {@code :fence} or {@code :waiters}, such as
+ *       {@code {x}:fence} or {@code a{x}:fence}: it is an auxiliary key of another lock
+ *       ({@code x}, {@code a{x}});</li>
+ *   <li>a name that is one hash tag as a whole, such as {@code {order:123}}: its auxiliary keys
+ *       and channel would be those of {@code order:123}, which already hashes as a whole and so
+ *       has the same slot.</li>
+ * </ul>
+ * Everything else is accepted, e.g. {@code garden:fence} (every auxiliary key carries a hash tag,
+ * a name without one never equals one) and {@code {x}:released} (channels are not keys).
+ *
  * @param lock    the lock key, holding the holder id
  * @param fence   the last fencing token issued
  * @param waiters sorted set of registered waiters
@@ -14,22 +28,52 @@ package dev.leasehold.redis;
  */
 public record LockKeys(String lock, String fence, String waiters, String channel) {
 
+    private static final String FENCE = ":fence";
+    private static final String WAITERS = ":waiters";
+
     /**
-     * @throws IllegalArgumentException if the name contains '}' without a valid hash tag: no key
-     *                                  derived from it could be placed in its Cluster slot
+     * @throws IllegalArgumentException if the name is one of those refused above, saying why
      */
     public static LockKeys of(String name) {
         String prefix;
         if (hasHashTag(name)) {
+            refuseCollisions(name);
             prefix = name;
         } else if (name.indexOf('}') >= 0) {
             throw new IllegalArgumentException("lock name '" + name + "' contains '}' without a non-empty "
                     + "{hash tag}, so its auxiliary keys could not share its Redis Cluster slot; "
-                    + "remove the '}' or put the part to hash in braces, e.g. '{order:123}'");
+                    + "remove the '}' or put the part to hash in braces, e.g. '{order:123}:job'");
         } else {
             prefix = "{" + name + "}";
         }
-        return new LockKeys(name, prefix + ":fence", prefix + ":waiters", prefix + ":released");
+        return new LockKeys(name, prefix + FENCE, prefix + WAITERS, prefix + ":released");
+    }
+
+    /** Only a tagged name can equal an auxiliary key or share another name's: they all carry a tag. */
+    private static void refuseCollisions(String name) {
+        for (String suffix : new String[] {FENCE, WAITERS}) {
+            if (name.endsWith(suffix)) {
+                String owner = name.substring(0, name.length() - suffix.length());
+                throw new IllegalArgumentException("lock name '" + name + "' is the " + suffix.substring(1)
+                        + " key, an auxiliary key of lock '" + (isWholeTag(owner) ? inner(owner) : owner)
+                        + "'; Leasehold reserves the endings " + FENCE + " and " + WAITERS
+                        + " for names with a {hash tag}: choose another ending");
+            }
+        }
+        if (isWholeTag(name)) {
+            throw new IllegalArgumentException("lock name '" + name + "' would share its fence, waiters and "
+                    + "release channel with lock '" + inner(name) + "'; use '" + inner(name) + "' itself: Leasehold "
+                    + "already places its auxiliary keys in the slot of the whole name");
+        }
+    }
+
+    /** Whether the tagged name is its hash tag in braces and nothing else, e.g. {@code {x}}. */
+    private static boolean isWholeTag(String tagged) {
+        return tagged.charAt(0) == '{' && tagged.indexOf('}') == tagged.length() - 1;
+    }
+
+    private static String inner(String wholeTag) {
+        return wholeTag.substring(1, wholeTag.length() - 1);
     }
 
     /** Redis Cluster's rule: the first '{' followed later by a '}' with something in between. */
@@ -48,9 +92,5 @@ public record LockKeys(String lock, String fence, String waiters, String channel
 
     String[] forRelease() {
         return new String[] {lock, waiters};
-    }
-
-    String[] forRenew() {
-        return new String[] {lock};
     }
 }

@@ -32,7 +32,8 @@ public final class RedisErrors {
             return leasehold;
         }
         NodeFailure.Kind kind = classify(cause);
-        String advice = switch (kind) {
+        String scriptError = scriptError(cause);
+        String advice = scriptError != null ? scriptError : switch (kind) {
             case AUTHENTICATION -> "the server rejected the credentials (" + firstLine(authMessage(cause))
                     + "); check the user name and password in the URI";
             case REFUSED -> "cannot connect (" + firstLine(rootMessage(cause))
@@ -45,6 +46,35 @@ public final class RedisErrors {
         };
         return new LockUnavailableException("Redis at " + server + ": " + operation + " failed: " + advice,
                 new NodeFailure(server, kind, cause));
+    }
+
+    /**
+     * The advice for an error a Leasehold script raised itself (see the headers of the {@code .lua}
+     * files: a code, then facts, the key last since a key may contain spaces), or null for any other error.
+     */
+    private static String scriptError(Throwable cause) {
+        if (!(cause instanceof RedisCommandExecutionException) || cause.getMessage() == null) {
+            return null;
+        }
+        String[] parts = cause.getMessage().split(" ", 3);
+        if (parts[0].equals("LEASEHOLD_FOREIGN_TYPE") && parts.length == 3) {
+            return "key '" + parts[2] + "' holds a Redis " + parts[1] + ", not the string Leasehold keeps there, "
+                    + "so another program uses this name (a Redisson lock is a hash); use another lock name, "
+                    + "or delete the key if nothing needs it";
+        }
+        if (parts[0].equals("LEASEHOLD_FENCE_EXHAUSTED") && parts.length >= 2) {
+            String key = cause.getMessage().substring(parts[0].length() + 1);
+            return "the fence counter '" + key + "' reached " + Long.MAX_VALUE + ", the largest fencing token, "
+                    + "so no higher token can be issued for this lock; use another lock name for the resource "
+                    + "(deleting the key would issue lower tokens, which the resource's guards must refuse)";
+        }
+        if (parts[0].equals("LEASEHOLD_FENCE_INVALID") && parts.length >= 2) {
+            String key = cause.getMessage().substring(parts[0].length() + 1);
+            return "the fence counter '" + key + "' holds a value that is not a 64-bit token, so Leasehold did not "
+                    + "write it; use another lock name, or delete the key if nothing else needs it (tokens then "
+                    + "continue from the server clock)";
+        }
+        return null;
     }
 
     /**

@@ -82,8 +82,8 @@ public final class RedisLockClient implements LockClient {
     }
 
     /**
-     * Reads the state of a lock in one atomic step: holder (redacted), remaining ttl, last token
-     * and live waiters.
+     * Reads the state of a lock in one atomic step: holder (redacted), remaining ttl, last token,
+     * live waiters, and a key of another type, if any.
      *
      * @throws IllegalArgumentException if the name is unusable
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
@@ -97,17 +97,25 @@ public final class RedisLockClient implements LockClient {
             String holder = (String) reply.get(0);
             long pttl = (Long) reply.get(1);
             String fence = (String) reply.get(2);
+            String foreign = (String) reply.get(4);
             return new LockInfo(name,
                     holder.isEmpty() ? Optional.empty() : Optional.of(HolderIds.redact(holder)),
                     pttl >= 0 ? Optional.of(Duration.ofMillis(pttl)) : Optional.empty(),
                     fence.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(fence)),
-                    (Long) reply.get(3));
+                    (Long) reply.get(3), foreign.isEmpty() ? Optional.empty() : Optional.of(foreignKey(foreign)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
         } catch (ExecutionException | TimeoutException e) {
             throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
         }
+    }
+
+    /** inspect.lua's {@code "<type> <key>"} in words. */
+    private static String foreignKey(String typeAndKey) {
+        int space = typeAndKey.indexOf(' ');
+        return "key '" + typeAndKey.substring(space + 1) + "' holds a Redis " + typeAndKey.substring(0, space)
+                + ", not a Leasehold value";
     }
 
     /** Leases of this client that are held right now (not released, not lost). */

@@ -37,8 +37,9 @@ public final class RedisLocks {
      * Connects to the server at {@code uri} with default settings.
      *
      * @throws IllegalArgumentException if the URI is null, empty or malformed
-     * @throws LockUnavailableException if the server cannot be reached or rejects the credentials;
-     *                                  nothing (thread, connection) is left open then
+     * @throws LockUnavailableException if the server cannot be reached, rejects the credentials or
+     *                                  is older than Redis 5.0; nothing (thread, connection) is
+     *                                  left open then
      */
     public static RedisLockClient connect(String uri) {
         return builder().uri(uri).connect();
@@ -122,11 +123,13 @@ public final class RedisLocks {
         }
 
         /**
-         * Connects and checks the server answers (and accepts the credentials).
+         * Connects and checks the server answers, accepts the credentials, and runs Redis 5.0 or
+         * later (checked with {@code INFO server} when the user may run it).
          *
          * @throws IllegalStateException if no URI was given
-         * @throws LockUnavailableException if the server cannot be reached or rejects the
-         *                                  credentials; nothing is left open then
+         * @throws LockUnavailableException if the server cannot be reached, rejects the
+         *                                  credentials or is older than Redis 5.0; nothing is
+         *                                  left open then
          */
         public RedisLockClient connect() {
             if (endpoint == null) {
@@ -140,6 +143,12 @@ public final class RedisLocks {
             RedisEndpoint bounded = endpoint.withHandshakeTimeout(operationTimeout);
             try {
                 StatefulRedisConnection<String, String> connection = LettuceConnections.connect(client, bounded).join();
+                try {
+                    RedisVersion.require(connection, endpoint.describe(), operationTimeout);
+                } catch (RuntimeException e) {
+                    connection.close();
+                    throw e;
+                }
                 return new RedisLockClient(bounded, client, ownsClient, connection, new RedisScripts(),
                         new LeaseEngine.Settings(operationTimeout, maxRecheck), fenceRetention);
             } catch (RuntimeException e) {

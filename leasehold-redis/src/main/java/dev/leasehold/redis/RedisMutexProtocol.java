@@ -105,10 +105,11 @@ final class RedisMutexProtocol implements LockProtocol {
     }
 
     private static Attempt toAttempt(List<Object> reply) {
-        long value = (Long) reply.get(1);
         if ((Long) reply.get(0) == 1L) {
-            return Attempt.acquired(value);
+            // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
+            return Attempt.acquired(Long.parseLong((String) reply.get(1)));
         }
-        return Attempt.held(value >= 0 ? Duration.ofMillis(value) : null);
+        long pttl = (Long) reply.get(1);
+        return Attempt.held(pttl >= 0 ? Duration.ofMillis(pttl) : null);
     }
 }

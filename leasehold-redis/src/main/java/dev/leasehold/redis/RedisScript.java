@@ -24,12 +24,10 @@ import java.util.concurrent.CompletionException;
  */
 public final class RedisScript {
 
-    private final String name;
     private final String source;
     private final String sha;
 
-    private RedisScript(String name, String source) {
-        this.name = name;
+    private RedisScript(String source) {
         this.source = source;
         this.sha = sha1(source);
     }
@@ -43,18 +41,10 @@ public final class RedisScript {
             if (in == null) {
                 throw new IllegalStateException("script resource " + resource + " is missing from the jar");
             }
-            return new RedisScript(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new RedisScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script " + resource, e);
         }
-    }
-
-    String name() {
-        return name;
-    }
-
-    String sha() {
-        return sha;
     }
 
     public <T> CompletableFuture<T> run(RedisAsyncCommands<String, String> commands, ScriptOutputType type,

@@ -5,9 +5,10 @@
 -- ARGV[1]  holder id
 -- ARGV[2]  new ttl, ms
 --
--- Returns 1 if extended, 0 if another holder (or nobody) has the lock.
+-- Returns 1 if extended, 0 if another holder (or nobody, or a value of another type) has the key.
 
-if redis.call('get', KEYS[1]) == ARGV[1] then
+-- pcall: GET on a key of another type is an error, and such a key is simply not ours.
+if redis.pcall('get', KEYS[1]) == ARGV[1] then
   redis.call('pexpire', KEYS[1], ARGV[2])
   return 1
 end

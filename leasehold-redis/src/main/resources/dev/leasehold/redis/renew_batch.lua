@@ -5,11 +5,13 @@
 -- ARGV[2i-1]   its holder id
 -- ARGV[2i]     its new ttl, ms
 --
--- Returns one integer per key: 1 if extended, 0 if another holder (or nobody) has that lock.
+-- Returns one integer per key: 1 if extended, 0 if another holder (or nobody, or a value of
+-- another type) has that key.
 
 local extended = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[2 * i - 1] then
+  -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the batch.
+  if redis.pcall('get', key) == ARGV[2 * i - 1] then
     redis.call('pexpire', key, ARGV[2 * i])
     extended[i] = 1
   else

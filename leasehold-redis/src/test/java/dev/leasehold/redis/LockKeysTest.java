@@ -37,6 +37,55 @@ class LockKeysTest {
         assertThatThrownBy(() -> LockKeys.of("x{}y")).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void aTaggedNameThatIsAnotherLocksFenceOrWaitersKeyIsRefused() {
+        String[][] nameAndOwner = {{"{x}:fence", "x"}, {"{x}:waiters", "x"}, {"a{x}:fence", "a{x}"},
+                {"{t}:job:waiters", "{t}:job"}};
+        for (String[] pair : nameAndOwner) {
+            assertThatThrownBy(() -> LockKeys.of(pair[0])).as(pair[0]).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + pair[0] + "'")
+                    .hasMessageContaining("auxiliary key of lock '" + pair[1] + "'");
+        }
+    }
+
+    @Test
+    void bracesAroundAWholeNameAreRefusedBecauseTheyShareThatNamesKeys() {
+        assertThatThrownBy(() -> LockKeys.of("{order:123}")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'order:123'");
+        assertThatThrownBy(() -> LockKeys.of("{a{b}")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void namesThatLookLikeAuxiliaryKeysButCannotCollideAreAccepted() {
+        // Untagged: every auxiliary key carries a hash tag, so an untagged lock key never equals one.
+        assertThat(LockKeys.of("garden:fence").fence()).isEqualTo("{garden:fence}:fence");
+        // A channel is not a key: lock '{x}:released' and lock x's channel live in different namespaces.
+        assertThat(LockKeys.of("{x}:released").channel()).isEqualTo("{x}:released:released");
+        assertThat(LockKeys.of("{x}:fences").fence()).isEqualTo("{x}:fences:fence");
+        assertThat(LockKeys.of("{x}y").fence()).isEqualTo("{x}y:fence");
+    }
+
+    @Test
+    void noTwoAcceptedNamesShareAKeyOrAChannel() {
+        String[] names = {"x", "{x}", "{x}:fence", "{x}:waiters", "{x}:released", "a{x}", "a{x}:fence", "x:fence",
+                "{x}:job", "{x}:job:fence", "{x}:job:waiters", "a{b", "{a{b}", "{x}y", "garden:fence"};
+        java.util.Map<String, String> keyOwners = new java.util.HashMap<>();
+        java.util.Map<String, String> channelOwners = new java.util.HashMap<>();
+        for (String name : names) {
+            LockKeys keys;
+            try {
+                keys = LockKeys.of(name);
+            } catch (IllegalArgumentException refused) {
+                continue;
+            }
+            for (String key : new String[] {keys.lock(), keys.fence(), keys.waiters()}) {
+                String other = keyOwners.put(key, name);
+                assertThat(other).as("key %s of %s", key, name).isNull();
+            }
+            assertThat(channelOwners.put(keys.channel(), name)).as("channel of %s", name).isNull();
+        }
+    }
+
     /** The part of a key Redis Cluster hashes, per the Cluster specification. */
     private static String hashedPart(String key) {
         int open = key.indexOf('{');

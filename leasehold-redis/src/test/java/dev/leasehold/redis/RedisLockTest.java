@@ -5,6 +5,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReentrantLeaseLock;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.testkit.fault.FaultProxy;
@@ -143,12 +144,33 @@ class RedisLockTest {
         try (Lease lease = client.lock("fence:expiry").acquire(Duration.ZERO)) {
             assertThat(lease.token()).isGreaterThan(first);
         }
-        // A counter ahead of the clock (tokens issued in a burst) is still honoured while it lives.
-        server.command("SET", "{fence:expiry}:fence", Long.toString(Long.MAX_VALUE / 4), "PX", "60000");
+        // A counter ahead of the clock (tokens issued in a burst) is still honoured while it lives,
+        // exactly, also above 2^53 where a Lua number (a double) cannot count by one.
+        long ahead = (1L << 53) + 1;
+        server.command("SET", "{fence:expiry}:fence", Long.toString(ahead), "PX", "60000");
         try (Lease lease = client.lock("fence:expiry").acquire(Duration.ZERO)) {
-            assertThat(lease.token()).isEqualTo(Long.MAX_VALUE / 4 + 1);
+            assertThat(lease.token()).isEqualTo(ahead + 1);
+        }
+        try (Lease lease = client.lock("fence:expiry").acquire(Duration.ZERO)) {
+            assertThat(lease.token()).isEqualTo(ahead + 2);
         }
         server.command("DEL", "{fence:expiry}:fence");
+    }
+
+    @Test
+    void aCounterAtTheLargestTokenIsRefusedWithAdviceNeverWrapped() {
+        RedisLockClient client = client();
+        server.command("SET", "{fence:edge}:fence", Long.toString(Long.MAX_VALUE - 1), "PX", "60000");
+        try (Lease lease = client.lock("fence:edge").acquire(Duration.ZERO)) {
+            assertThat(lease.token()).isEqualTo(Long.MAX_VALUE);
+        }
+        assertThatThrownBy(() -> client.lock("fence:edge").acquire(Duration.ofSeconds(5)))
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("{fence:edge}:fence")
+                .hasMessageContaining(Long.toString(Long.MAX_VALUE))
+                .hasMessageContaining("another lock name");
+        assertThat(server.command("EXISTS", "fence:edge")).isEqualTo(0L);
+        server.command("DEL", "{fence:edge}:fence");
     }
 
     @Test

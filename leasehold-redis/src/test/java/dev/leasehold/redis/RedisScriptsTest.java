@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.testkit.server.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each Lua script on its own, against a real server. */
 class RedisScriptsTest {
@@ -47,8 +49,12 @@ class RedisScriptsTest {
     }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
+        return acquire(holder, ttlMillis, waiter, 5_000);
+    }
+
+    private List<Object> acquire(String holder, long ttlMillis, String waiter, long registrationMillis) {
         return scripts.acquire.<List<Object>>run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
-                holder, Long.toString(ttlMillis), "60000", waiter, "5000").join();
+                holder, Long.toString(ttlMillis), "60000", waiter, Long.toString(registrationMillis)).join();
     }
 
     private long release(String holder, String waiter) {
@@ -61,7 +67,7 @@ class RedisScriptsTest {
         long before = System.currentTimeMillis() * 1000 - 5_000_000;
         List<Object> reply = acquire("holder-a", 5_000, "");
         assertThat(reply.get(0)).isEqualTo(1L);
-        assertThat((Long) reply.get(1)).as("microsecond server time").isGreaterThan(before);
+        assertThat(token(reply)).as("microsecond server time").isGreaterThan(before);
         assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
         assertThat((Long) server.command("PTTL", "script:lock")).isBetween(4_000L, 5_000L);
         assertThat(server.command("GET", keys.fence())).isEqualTo(reply.get(1).toString());
@@ -82,11 +88,61 @@ class RedisScriptsTest {
 
     @Test
     void aFollowingAcquireGetsAHigherTokenEvenInTheSameMicrosecond() {
-        long first = (Long) acquire("holder-a", 5_000, "").get(1);
+        long first = token(acquire("holder-a", 5_000, ""));
         release("holder-a", "");
         server.command("SET", keys.fence(), Long.toString(first + 1_000_000_000L));
-        long second = (Long) acquire("holder-b", 5_000, "").get(1);
+        long second = token(acquire("holder-b", 5_000, ""));
         assertThat(second).isEqualTo(first + 1_000_000_000L + 1);
+    }
+
+    /** The granted token, which the script sends as a decimal string (exact above 2^53). */
+    private static long token(List<Object> granted) {
+        assertThat(granted.get(0)).isEqualTo(1L);
+        return Long.parseLong((String) granted.get(1));
+    }
+
+    @Test
+    void tokensAboveTwoToThe53AreExactAndKeepIncreasing() {
+        long start = (1L << 53) + 1;
+        server.command("SET", keys.fence(), Long.toString(start));
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(start + 1);
+        release("holder-a", "");
+        assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(start + 2);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(start + 2));
+        assertThat((Long) server.command("PTTL", keys.fence())).as("retention renewed").isBetween(1L, 60_000L);
+    }
+
+    @Test
+    void theLargestTokenIsIssuedOnceThenTheCounterIsRefusedAndNothingIsWritten() {
+        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(Long.MAX_VALUE);
+        release("holder-a", "");
+        assertThatThrownBy(() -> acquire("holder-b", 5_000, "waiter-b"))
+                .rootCause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
+        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
+    }
+
+    @Test
+    void aFenceThatIsNotA64BitCounterIsRefusedAndNothingIsWritten() {
+        for (String bad : new String[] {"abc", "-5", "1.5", "007", "9223372036854775808", "99999999999999999999"}) {
+            server.command("SET", keys.fence(), bad);
+            assertThatThrownBy(() -> acquire("holder-a", 5_000, "")).as(bad)
+                    .rootCause().hasMessage("LEASEHOLD_FENCE_INVALID " + keys.fence());
+            assertThat(server.command("EXISTS", keys.lock())).as(bad).isEqualTo(0L);
+        }
+    }
+
+    @Test
+    void aShortRegistrationNeverCutsTheWaitersKeyShortForLongerOnes() {
+        acquire("holder-a", 5_000, "");
+        acquire("holder-b", 5_000, "waiter-b", 30_000);
+        acquire("holder-c", 5_000, "waiter-c", 50);
+        assertThat((Long) server.command("PTTL", keys.waiters())).as("waiter-b's registration still counts")
+                .isGreaterThan(29_000L);
+        acquire("holder-d", 5_000, "waiter-d", 60_000);
+        assertThat((Long) server.command("PTTL", keys.waiters())).as("a longer one extends it")
+                .isGreaterThan(59_000L);
     }
 
     @Test
@@ -132,12 +188,12 @@ class RedisScriptsTest {
     @Test
     void renewExtendsOnlyTheHoldersKey() {
         acquire("holder-a", 1_000, "");
-        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "intruder", "9000").join()).isZero();
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "intruder", "9000").join()).isZero();
         assertThat((Long) server.command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
-        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isEqualTo(1L);
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "holder-a", "9000").join()).isEqualTo(1L);
         assertThat((Long) server.command("PTTL", "script:lock")).isGreaterThan(8_000L);
         server.command("DEL", "script:lock");
-        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRenew(), "holder-a", "9000").join()).isZero();
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "holder-a", "9000").join()).isZero();
         assertThat(server.command("EXISTS", "script:lock")).as("a late renewal never recreates the key").isEqualTo(0L);
     }
 
@@ -155,11 +211,71 @@ class RedisScriptsTest {
     }
 
     @Test
+    void renewalsTreatAKeyOfAnotherTypeAsNotOursAndExtendTheRest() {
+        server.command("SET", "batch:a", "holder-a", "PX", "1000");
+        server.command("HSET", "batch:hash", "holder-b", "1");
+        server.command("RPUSH", "batch:list", "holder-c");
+        server.command("SET", "batch:d", "holder-d", "PX", "1000");
+        List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {"batch:a", "batch:hash", "batch:list", "batch:d"},
+                "holder-a", "9000", "holder-b", "9000", "holder-c", "9000", "holder-d", "9000").join();
+        assertThat(extended).containsExactly(1L, 0L, 0L, 1L);
+        assertThat((Long) server.command("PTTL", "batch:d")).isGreaterThan(8_000L);
+        assertThat(server.command("TYPE", "batch:hash")).isEqualTo("hash");
+
+        assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {"batch:hash"}, "holder-b", "9000")
+                .join()).isZero();
+        assertThat((Long) server.command("PTTL", "batch:hash")).as("not extended").isEqualTo(-1L);
+    }
+
+    @Test
+    void releaseOfAKeyOfAnotherTypeIsNotOursAndLeavesItAlone() {
+        server.command("HSET", keys.lock(), "holder-a", "1");
+        assertThat(release("holder-a", "waiter-a")).isZero();
+        assertThat(server.command("TYPE", keys.lock())).isEqualTo("hash");
+    }
+
+    @Test
+    void aWaitersKeyOfAnotherTypeNeitherBlocksAcquireNorReleaseAndReleaseStillWakes() {
+        server.command("SET", keys.waiters(), "not-a-sorted-set");
+        assertThat(acquire("holder-a", 5_000, "waiter-a").get(0)).isEqualTo(1L);
+        assertThat(acquire("holder-b", 5_000, "waiter-b").get(0)).as("held, registration skipped").isEqualTo(0L);
+        long publishes = ServerProbe.calls(server, "publish");
+        assertThat(release("holder-b", "waiter-b")).isZero();
+        assertThat(release("holder-a", "")).isEqualTo(1L);
+        assertThat(ServerProbe.calls(server, "publish")).as("who waits is unknown: wake them").isEqualTo(publishes + 1);
+        assertThat(server.command("GET", keys.waiters())).isEqualTo("not-a-sorted-set");
+    }
+
+    @Test
+    void acquireOnALockOrFenceKeyOfAnotherTypeFailsWithTheTypeAndWritesNothing() {
+        server.command("HSET", keys.lock(), "holder-x", "1");
+        assertThatThrownBy(() -> acquire("holder-a", 5_000, "waiter-a"))
+                .hasRootCauseInstanceOf(RedisCommandExecutionException.class)
+                .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE hash " + keys.lock());
+        assertThat(server.command("EXISTS", keys.fence(), keys.waiters())).isEqualTo(0L);
+
+        server.command("DEL", keys.lock());
+        server.command("SADD", keys.fence(), "17");
+        assertThatThrownBy(() -> acquire("holder-a", 5_000, ""))
+                .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE set " + keys.fence());
+        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+    }
+
+    @Test
+    void inspectReportsAKeyOfAnotherType() {
+        server.command("HSET", keys.lock(), "holder-x", "1");
+        List<Object> reply = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
+        assertThat(reply).containsExactly("", -1L, "", 0L, "hash " + keys.lock());
+    }
+
+    @Test
     void inspectReportsHolderTtlFenceAndLiveWaiters() {
         List<Object> empty = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
-        assertThat(empty).containsExactly("", -2L, "", 0L);
-        long token = (Long) acquire("holder-a", 5_000, "").get(1);
+        assertThat(empty).containsExactly("", -2L, "", 0L, "");
+        long token = token(acquire("holder-a", 5_000, ""));
         acquire("holder-b", 5_000, "waiter-b");
         List<Object> held = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();

@@ -71,17 +71,19 @@ final class RedlockNode implements AutoCloseable {
                 ScriptOutputType.MULTI, new String[] {keys.lock(), keys.fence(), keys.waiters()},
                 holder, millis(ttl), millis(settings.fenceRetention()), waiter == null ? "" : waiter,
                 millis(settings.waiterRegistration())));
-        return bounded(reply, timeout, "the acquire of '" + keys.lock() + "'").thenApply(values -> {
-            long value = (Long) values.get(1);
-            return (Long) values.get(0) == 1L ? new NodeAnswer.Granted(value) : new NodeAnswer.Held(value);
-        });
+        return bounded(reply, timeout, "the acquire of '" + keys.lock() + "'").thenApply(values ->
+                (Long) values.get(0) == 1L
+                        // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
+                        ? new NodeAnswer.Granted(Long.parseLong((String) values.get(1)))
+                        : new NodeAnswer.Held((Long) values.get(1)));
     }
 
     /** Runs fence.lua: raises this node's counter to at least {@code token}. */
     CompletableFuture<Long> writeBack(LockKeys keys, long token, Duration fenceRetention, Duration timeout) {
-        CompletableFuture<Long> reply = commands().thenCompose(commands -> scripts.fence.run(commands,
-                ScriptOutputType.INTEGER, new String[] {keys.fence()}, Long.toString(token), millis(fenceRetention)));
-        return bounded(reply, timeout, "the token write-back of '" + keys.lock() + "'");
+        // fence.lua answers with a decimal string, exact above 2^53.
+        CompletableFuture<String> reply = commands().thenCompose(commands -> scripts.fence.run(commands,
+                ScriptOutputType.VALUE, new String[] {keys.fence()}, Long.toString(token), millis(fenceRetention)));
+        return bounded(reply, timeout, "the token write-back of '" + keys.lock() + "'").thenApply(Long::parseLong);
     }
 
     /** Runs renew.lua: true if the key was still ours here and now lives for {@code ttl}. */

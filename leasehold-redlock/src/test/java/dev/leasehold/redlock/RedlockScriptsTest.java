@@ -55,9 +55,16 @@ class RedlockScriptsTest {
                 holder, Long.toString(ttlMillis), "60000", waiter, "5000").join();
     }
 
+    /** The counter fence.lua reports, as the decimal string it returns (exact above 2^53). */
     private long writeBack(long token) {
-        return scripts.fence.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.fence()},
-                Long.toString(token), "60000").join();
+        return Long.parseLong(scripts.fence.<String>run(commands, ScriptOutputType.VALUE, new String[] {keys.fence()},
+                Long.toString(token), "60000").join());
+    }
+
+    /** The granted token, which the script sends as a decimal string (exact above 2^53). */
+    private static long token(List<Object> granted) {
+        assertThat(granted.get(0)).isEqualTo(1L);
+        return Long.parseLong((String) granted.get(1));
     }
 
     private long renew(String holder, long ttlMillis) {
@@ -75,7 +82,7 @@ class RedlockScriptsTest {
         long microsBefore = System.currentTimeMillis() * 1000 - 5_000_000;
         List<Object> granted = acquire("holder-a", 5_000, "");
         assertThat(granted.get(0)).isEqualTo(1L);
-        long counter = (Long) granted.get(1);
+        long counter = token(granted);
         assertThat(counter).as("server time in µs (5 s slack for clock offsets)").isGreaterThan(microsBefore);
         assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
         assertThat((Long) server.command("PTTL", "script:lock")).isBetween(1L, 5_000L);
@@ -93,19 +100,47 @@ class RedlockScriptsTest {
     void aCounterAheadOfTheClockStillAdvancesByOne() {
         long ahead = System.currentTimeMillis() * 1000 + 3_600_000_000L;
         server.command("SET", "{script:lock}:fence", Long.toString(ahead));
-        assertThat(acquire("holder-a", 5_000, "").get(1)).isEqualTo(ahead + 1);
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(ahead + 1);
     }
 
     @Test
     void writeBackOnlyEverRaisesTheCounterAndKeepsItForTheRetention() {
-        long counter = (Long) acquire("holder-a", 5_000, "").get(1);
+        long counter = token(acquire("holder-a", 5_000, ""));
         long ahead = counter + 3_600_000_000L; // an hour ahead of this node's clock, as from a faster node
         assertThat(writeBack(ahead)).isEqualTo(ahead);
         assertThat(writeBack(counter)).as("a lower token never lowers it").isEqualTo(ahead);
         assertThat(server.command("GET", "{script:lock}:fence")).isEqualTo(Long.toString(ahead));
         assertThat((Long) server.command("PTTL", "{script:lock}:fence")).isBetween(1L, 60_000L);
         release("holder-a", "");
-        assertThat(acquire("holder-b", 5_000, "").get(1)).isEqualTo(ahead + 1);
+        assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(ahead + 1);
+    }
+
+    @Test
+    void countersAboveTwoToThe53AdvanceAndAreWrittenBackExactly() {
+        long start = (1L << 53) + 1;
+        server.command("SET", keys.fence(), Long.toString(start));
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(start + 1);
+        release("holder-a", "");
+        assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(start + 2);
+        release("holder-b", "");
+
+        long m = (1L << 53) + 11; // a maximum from another node, not representable as a double
+        assertThat(writeBack(m)).isEqualTo(m);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(m));
+        assertThat(writeBack(m - 1)).as("a lower token never lowers it").isEqualTo(m);
+        assertThat(writeBack(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
+        assertThat(writeBack(Long.MAX_VALUE - 1)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aNodeCounterAtTheLargestTokenRefusesTheGrantAndWritesNothing() {
+        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
+        assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(Long.MAX_VALUE);
+        release("holder-a", "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> acquire("holder-b", 5_000, ""))
+                .rootCause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
+        assertThat(server.command("EXISTS", keys.lock())).isEqualTo(0L);
     }
 
     @Test

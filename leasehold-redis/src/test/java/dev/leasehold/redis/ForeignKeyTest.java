@@ -1,0 +1,91 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.testkit.server.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Keys of another type under a lock's names (an operator's DEL + HSET, a Redisson RLock, which is a
+ * hash): each concerns only its own lock, and says so.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ForeignKeyTest {
+
+    private static RedisServer server;
+    private static RedisLockClient client;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.builder().start();
+        client = RedisLocks.connect(server.uri());
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        server.close();
+    }
+
+    @Test
+    void aKeyReplacedByAHashLosesOnlyItsOwnLeaseAndTheRestKeepRenewing() throws Exception {
+        Duration ttl = Duration.ofMillis(600);
+        List<Lease> leases = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            leases.add(client.lock("foreign:batch:" + i, LockOptions.watchdog(ttl)).acquire(Duration.ZERO));
+        }
+        server.command("DEL", "foreign:batch:7");
+        server.command("HSET", "foreign:batch:7", "redisson-holder", "1");
+
+        Thread.sleep(ttl.multipliedBy(4).toMillis()); // twelve renewal periods, four ttls
+        for (int i = 0; i < 20; i++) {
+            assertThat(leases.get(i).isValid()).as("lease %d", i).isEqualTo(i != 7);
+        }
+        assertThat(leases.get(7).release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        assertThat(server.command("TYPE", "foreign:batch:7")).as("the foreign key is left alone").isEqualTo("hash");
+        for (int i = 0; i < 20; i++) {
+            if (i != 7) {
+                assertThat(leases.get(i).release()).isEqualTo(ReleaseStatus.RELEASED);
+            }
+        }
+        server.command("DEL", "foreign:batch:7");
+    }
+
+    @Test
+    void anAcquireOnAKeyOfAnotherTypeFailsAtOnceNamingTheType() {
+        server.command("HSET", "foreign:acquire", "redisson-holder", "1");
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> client.lock("foreign:acquire").acquire(Duration.ofSeconds(10)))
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("'foreign:acquire'")
+                .hasMessageContaining("hash")
+                .hasMessageContaining("another lock name");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no waiting for a key that never expires")
+                .isLessThan(Duration.ofSeconds(2));
+        assertThat(server.command("TYPE", "foreign:acquire")).isEqualTo("hash");
+        server.command("DEL", "foreign:acquire");
+    }
+
+    @Test
+    void inspectReportsAKeyOfAnotherType() {
+        server.command("HSET", "foreign:inspect", "redisson-holder", "1");
+        LockInfo info = client.inspect("foreign:inspect");
+        assertThat(info.isHeld()).isFalse();
+        assertThat(info.foreign()).hasValueSatisfying(text -> assertThat(text).contains("foreign:inspect").contains("hash"));
+        server.command("DEL", "foreign:inspect");
+        assertThat(client.inspect("foreign:inspect").foreign()).isEmpty();
+    }
+}
