@@ -28,6 +28,8 @@ final class ChildProcess {
     private final ProcessGroup group;
     private final Consumer<String> report;
     private final AtomicReference<CompletableFuture<Void>> termination = new AtomicReference<>();
+    /** When the termination sends SIGKILL, as a {@link System#nanoTime()} value; set before it starts. */
+    private final AtomicReference<Long> killAt = new AtomicReference<>();
 
     private ChildProcess(Process process, Consumer<String> report) {
         this.process = process;
@@ -85,17 +87,29 @@ final class ChildProcess {
 
     /**
      * Stops the whole process group: SIGTERM now, SIGKILL if any member still runs after
-     * {@code grace}. The first call runs the sequence on the calling thread and returns when it
-     * is over; later calls return the same future, so a lease loss and a Ctrl-C that race end in
-     * one SIGTERM and at most one SIGKILL.
+     * {@code grace}. Same as {@link #terminateBy(long)} with a SIGKILL time {@code grace} from now.
      */
     CompletableFuture<Void> terminate(Duration grace) {
+        return terminateBy(System.nanoTime() + grace.toNanos());
+    }
+
+    /**
+     * Stops the whole process group: SIGTERM now, SIGKILL at {@code killAtNanos} (a
+     * {@link System#nanoTime()} value) if any member still runs then. The first call runs the
+     * sequence on the calling thread and returns when it is over; later calls return the same
+     * future, and an earlier SIGKILL time they bring moves the SIGKILL forward: a Ctrl-C with a
+     * long grace followed by a lease loss still ends the group by the lease's deadline. A lease
+     * loss and a Ctrl-C that race end in one SIGTERM and at most one SIGKILL.
+     */
+    CompletableFuture<Void> terminateBy(long killAtNanos) {
+        killAt.accumulateAndGet(killAtNanos,
+                (current, offered) -> current == null || offered - current < 0 ? offered : current);
         CompletableFuture<Void> mine = new CompletableFuture<>();
         if (!termination.compareAndSet(null, mine)) {
             return termination.get();
         }
         try {
-            runTermination(grace);
+            runTermination();
         } finally {
             mine.complete(null);
         }
@@ -107,23 +121,29 @@ final class ChildProcess {
         return Optional.ofNullable(termination.get());
     }
 
-    private void runTermination(Duration grace) {
-        long deadline = System.nanoTime() + grace.toNanos();
+    private void runTermination() {
+        long termSent = System.nanoTime();
         send("TERM");
         try {
-            while (anyAlive() && System.nanoTime() - deadline < 0) {
-                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            while (anyAlive()) {
+                // Re-read each round: a later caller may have moved the SIGKILL forward.
+                long left = killAt.get() - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                long wait = Math.max(1, Math.min(POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(left)));
                 // Waiting on the leader returns the moment it exits; after that, poll the group.
-                if (!process.waitFor(Math.min(POLL_MILLIS, left), TimeUnit.MILLISECONDS)) {
+                if (!process.waitFor(wait, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
-                Thread.sleep(Math.min(POLL_MILLIS, left));
+                Thread.sleep(wait);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // no more patience: go straight to SIGKILL
         }
         if (anyAlive()) {
-            report.accept(group + " still running " + Durations.format(grace) + " after SIGTERM: sending SIGKILL");
+            report.accept(group + " still running " + Durations.format(Duration.ofNanos(System.nanoTime() - termSent))
+                    + " after SIGTERM: sending SIGKILL");
             send("KILL");
         }
     }

@@ -132,7 +132,8 @@ final class LockedRun {
             started.terminate(grace); // the shutdown hook ran before it could see the command
         }
         int exitCode;
-        try (LeaseWatch watch = new LeaseWatch(lease, lock.options().ttl(), loss -> onLeaseLoss(started, loss))) {
+        try (LeaseWatch watch = new LeaseWatch(lease, lock.options().ttl(), grace,
+                loss -> onLeaseLoss(started, loss))) {
             watch.start();
             exitCode = started.awaitExit();
         }
@@ -152,8 +153,10 @@ final class LockedRun {
         terminatedForLoss.set(true);
         String when = loss.beforeDeadline().isZero() ? ""
                 : ", " + loss.beforeDeadline().toMillis() + " ms before its local deadline";
-        say(loss.reason() + ": sending SIGTERM to " + started.group() + when);
-        started.terminate(grace);
+        Duration untilKill = Duration.ofNanos(Math.max(0, loss.killAtNanos() - System.nanoTime()));
+        say(loss.reason() + ": sending SIGTERM to " + started.group() + when + "; SIGKILL "
+                + (untilKill.isZero() ? "at once" : "in " + Durations.format(untilKill)) + " if it still runs");
+        started.terminateBy(loss.killAtNanos());
     }
 
     /**
