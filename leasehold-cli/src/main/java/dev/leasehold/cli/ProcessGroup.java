@@ -6,7 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A POSIX process group, addressed by its id: the unit {@code run} stops when a lease is lost,
@@ -19,11 +23,14 @@ import java.util.concurrent.TimeUnit;
 final class ProcessGroup {
 
     private static final long KILL_COMMAND_TIMEOUT_SECONDS = 5;
+    private static final long POLL_MILLIS = 10;
 
     private final long pgid;
+    private final Lifeline lifeline;
 
-    ProcessGroup(long pgid) {
+    ProcessGroup(long pgid, Lifeline lifeline) {
         this.pgid = pgid;
+        this.lifeline = lifeline;
     }
 
     long id() {
@@ -55,13 +62,14 @@ final class ProcessGroup {
     }
 
     /**
-     * Whether any member is still running. Zombies do not count: a killed grandchild whose new
-     * parent never reaps it (as in some containers) no longer runs anything.
+     * Whether any member other than the lifeline is still running. Zombies do not count: a
+     * killed grandchild whose new parent never reaps it (as in some containers) no longer runs
+     * anything.
      */
     boolean hasLiveMembers() {
         try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), ProcessGroup::isPidDirectory)) {
             for (Path process : processes) {
-                if (isLiveMember(process.resolve("stat"))) {
+                if (isLiveMember(process) && !lifeline.isLifeline(commandLine(process))) {
                     return true;
                 }
             }
@@ -72,10 +80,31 @@ final class ProcessGroup {
         }
     }
 
-    private boolean isLiveMember(Path stat) {
+    /** Waits up to {@code timeout} for the lifeline to end, e.g. after its FIFO was closed. */
+    void awaitLifelineEnd(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (lifelineRunning() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
+        }
+    }
+
+    private boolean lifelineRunning() {
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), ProcessGroup::isPidDirectory)) {
+            for (Path process : processes) {
+                if (isLiveMember(process) && lifeline.isLifeline(commandLine(process))) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false; // nothing to wait on that we could see
+        }
+    }
+
+    private boolean isLiveMember(Path process) {
         String line;
         try {
-            line = Files.readString(stat, StandardCharsets.US_ASCII);
+            line = Files.readString(process.resolve("stat"), StandardCharsets.US_ASCII);
         } catch (IOException e) {
             return false; // the process ended while we looked
         }
@@ -84,6 +113,14 @@ final class ProcessGroup {
         String[] fields = line.substring(line.lastIndexOf(')') + 2).split(" ", 4);
         char state = fields[0].charAt(0);
         return Long.parseLong(fields[2]) == pgid && state != 'Z' && state != 'X';
+    }
+
+    private static List<String> commandLine(Path process) {
+        try {
+            return Arrays.asList(Files.readString(process.resolve("cmdline"), StandardCharsets.UTF_8).split("\0"));
+        } catch (IOException e) {
+            return List.of(); // the process ended while we looked
+        }
     }
 
     private static boolean isPidDirectory(Path path) {

@@ -33,7 +33,9 @@ import java.util.concurrent.Callable;
                         + "being lost, CMD's whole process group gets SIGTERM --grace before the lease's local "
                         + "deadline (at once if less is left, at most ttl/2 before it) and SIGKILL just before "
                         + "the deadline: it is dead by then, whatever --grace. Ctrl-C or SIGTERM to leasehold "
-                        + "is passed on to CMD (SIGKILL after --grace); the lock is released when CMD exits."},
+                        + "is passed on to CMD (SIGKILL after --grace); the lock is released when CMD exits. "
+                        + "If leasehold dies (even by SIGKILL), CMD's process group is killed with it; so is "
+                        + "whatever CMD leaves running in its group when it exits."},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  CMD's own   CMD ran; 128+N if signal N ended it",
