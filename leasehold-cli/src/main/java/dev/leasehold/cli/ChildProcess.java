@@ -38,7 +38,7 @@ final class ChildProcess implements AutoCloseable {
     private ChildProcess(Process process, Lifeline lifeline, Consumer<String> report) {
         this.process = process;
         this.lifeline = lifeline;
-        this.group = new ProcessGroup(process.pid(), lifeline);
+        this.group = new ProcessGroup(process.toHandle(), lifeline);
         this.report = report;
     }
 

@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
  * its children, and fires when the spawning <em>thread</em> ends; polling the JVM's pid from a
  * shell loop costs wake-ups and must guard against pid reuse. A pipe needs neither; only bash,
  * util-linux {@code setsid} and coreutils {@code mkfifo} and {@code rm}.
+ *
+ * <p>The lifeline also pins the group id: as long as one member lives, Linux hands the number out
+ * to no one else (see {@link ProcessGroup}).
  */
 final class Lifeline implements AutoCloseable {
 
