@@ -122,6 +122,22 @@ class LeaseLossTest {
     }
 
     @Test
+    void aLeaseRunningOutDuringTheGraceOfAForwardedSigtermBringsTheSigkillForward() throws IOException {
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+                "run", "stubborn-job", "--ttl", "2s", "--grace", "60s", "--", "sh", "-c",
+                "trap '' TERM; echo $$ > pgid; sleep 100 & wait");
+        pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+        run.process().destroy(); // SIGTERM to leasehold, passed on; the command ignores it
+        awaitStderr("passing the signal on");
+
+        Instant paused = Instant.now();
+        server.pause();
+
+        Instant gone = Processes.awaitNoRunningMembers(pgid, Duration.ofSeconds(20));
+        assertThat(Duration.between(paused, gone)).isLessThan(TTL.plus(TOLERANCE));
+    }
+
+    @Test
     void aFrozenServerIsReportedUnreachableInSecondsNotAMinute() {
         server.pause();
         long start = System.nanoTime();
@@ -131,6 +147,14 @@ class LeaseLossTest {
         // A 3 s handshake bound plus the JVM's start and stop; Lettuce's own default would be 60 s.
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         assertThat(run.stderr()).contains(server.uri()).contains("no answer in time");
+    }
+
+    private void awaitStderr(String text) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!run.stderr().contains(text)) {
+            assertThat(System.nanoTime() - deadline).as("stderr: %s", run.stderr()).isNegative();
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
     }
 
     private static void sleepUntil(Instant instant) {
