@@ -2,7 +2,6 @@ package dev.leasehold.cli;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,24 +13,32 @@ import java.util.function.Consumer;
 /**
  * The command {@code run} runs, in a process group of its own so that stopping it stops its
  * children too. It is started through {@code setsid(1)} (util-linux), which calls
- * {@code setsid()} and then execs the command in place: a process the JVM has just spawned is
- * never a group leader, so setsid does not fork, and the command's pid is its group id.
+ * {@code setsid()} and then execs, in place, a short bash prologue that sets up the
+ * {@link Lifeline} and execs the command: a process the JVM has just spawned is never a group
+ * leader, so setsid does not fork, and the command's pid is its group id.
  *
  * <p>The command inherits stdin, stdout and stderr. Being in its own session, it does not get
- * the terminal's Ctrl-C; {@code run} forwards that itself.
+ * the terminal's Ctrl-C; {@code run} forwards that itself. Closing this object closes the
+ * lifeline, which kills whatever is left of the group.
  */
-final class ChildProcess {
+final class ChildProcess implements AutoCloseable {
 
     private static final long POLL_MILLIS = 50;
+    /** The lifeline only has to wake up and call kill(2) once its FIFO is closed. */
+    private static final Duration LIFELINE_PATIENCE = Duration.ofSeconds(2);
 
     private final Process process;
+    private final Lifeline lifeline;
     private final ProcessGroup group;
     private final Consumer<String> report;
     private final AtomicReference<CompletableFuture<Void>> termination = new AtomicReference<>();
+    /** When the termination sends SIGKILL, as a {@link System#nanoTime()} value; set before it starts. */
+    private final AtomicReference<Long> killAt = new AtomicReference<>();
 
-    private ChildProcess(Process process, Consumer<String> report) {
+    private ChildProcess(Process process, Lifeline lifeline, Consumer<String> report) {
         this.process = process;
-        this.group = new ProcessGroup(process.pid());
+        this.lifeline = lifeline;
+        this.group = new ProcessGroup(process.toHandle(), lifeline);
         this.report = report;
     }
 
@@ -39,18 +46,18 @@ final class ChildProcess {
      * Starts {@code command} with {@code environment} added to ours.
      *
      * @param report where to say what the termination sequence does
-     * @throws CliException with {@link ExitCodes#CANNOT_EXECUTE} if setsid cannot be started
+     * @throws CliException with {@link ExitCodes#CANNOT_EXECUTE} if setsid or bash cannot be started
      */
     static ChildProcess start(List<String> command, Map<String, String> environment, Consumer<String> report) {
-        List<String> argv = new ArrayList<>(List.of("setsid", "--"));
-        argv.addAll(command);
-        ProcessBuilder builder = new ProcessBuilder(argv).inheritIO();
+        Lifeline lifeline = Lifeline.create();
+        ProcessBuilder builder = new ProcessBuilder(lifeline.wrap(command)).inheritIO();
         builder.environment().putAll(environment);
         try {
-            return new ChildProcess(builder.start(), report);
+            return new ChildProcess(builder.start(), lifeline, report);
         } catch (IOException e) {
-            throw new CliException(ExitCodes.CANNOT_EXECUTE, "cannot start setsid (util-linux), which runs the "
-                    + "command in a process group of its own: " + e.getMessage());
+            lifeline.close();
+            throw new CliException(ExitCodes.CANNOT_EXECUTE, "cannot start setsid (util-linux) and bash, which run "
+                    + "the command in a process group of its own: " + e.getMessage());
         }
     }
 
@@ -85,17 +92,29 @@ final class ChildProcess {
 
     /**
      * Stops the whole process group: SIGTERM now, SIGKILL if any member still runs after
-     * {@code grace}. The first call runs the sequence on the calling thread and returns when it
-     * is over; later calls return the same future, so a lease loss and a Ctrl-C that race end in
-     * one SIGTERM and at most one SIGKILL.
+     * {@code grace}. Same as {@link #terminateBy(long)} with a SIGKILL time {@code grace} from now.
      */
     CompletableFuture<Void> terminate(Duration grace) {
+        return terminateBy(System.nanoTime() + grace.toNanos());
+    }
+
+    /**
+     * Stops the whole process group: SIGTERM now, SIGKILL at {@code killAtNanos} (a
+     * {@link System#nanoTime()} value) if any member still runs then. The first call runs the
+     * sequence on the calling thread and returns when it is over; later calls return the same
+     * future, and an earlier SIGKILL time they bring moves the SIGKILL forward: a Ctrl-C with a
+     * long grace followed by a lease loss still ends the group by the lease's deadline. A lease
+     * loss and a Ctrl-C that race end in one SIGTERM and at most one SIGKILL.
+     */
+    CompletableFuture<Void> terminateBy(long killAtNanos) {
+        killAt.accumulateAndGet(killAtNanos,
+                (current, offered) -> current == null || offered - current < 0 ? offered : current);
         CompletableFuture<Void> mine = new CompletableFuture<>();
         if (!termination.compareAndSet(null, mine)) {
             return termination.get();
         }
         try {
-            runTermination(grace);
+            runTermination();
         } finally {
             mine.complete(null);
         }
@@ -107,25 +126,41 @@ final class ChildProcess {
         return Optional.ofNullable(termination.get());
     }
 
-    private void runTermination(Duration grace) {
-        long deadline = System.nanoTime() + grace.toNanos();
+    private void runTermination() {
+        long termSent = System.nanoTime();
         send("TERM");
         try {
-            while (anyAlive() && System.nanoTime() - deadline < 0) {
-                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            while (anyAlive()) {
+                // Re-read each round: a later caller may have moved the SIGKILL forward.
+                long left = killAt.get() - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                long wait = Math.max(1, Math.min(POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(left)));
                 // Waiting on the leader returns the moment it exits; after that, poll the group.
-                if (!process.waitFor(Math.min(POLL_MILLIS, left), TimeUnit.MILLISECONDS)) {
+                if (!process.waitFor(wait, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
-                Thread.sleep(Math.min(POLL_MILLIS, left));
+                Thread.sleep(wait);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // no more patience: go straight to SIGKILL
         }
         if (anyAlive()) {
-            report.accept(group + " still running " + Durations.format(grace) + " after SIGTERM: sending SIGKILL");
+            report.accept(group + " still running " + Durations.format(Duration.ofNanos(System.nanoTime() - termSent))
+                    + " after SIGTERM: sending SIGKILL");
             send("KILL");
         }
+    }
+
+    /**
+     * Closes the lifeline: whatever is left of the group is killed, and this returns once the
+     * lifeline has done so (or after a bound, should it be stopped).
+     */
+    @Override
+    public void close() {
+        lifeline.close();
+        group.awaitLifelineEnd(LIFELINE_PATIENCE);
     }
 
     private boolean anyAlive() {

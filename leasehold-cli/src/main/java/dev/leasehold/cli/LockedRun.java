@@ -124,25 +124,32 @@ final class LockedRun {
     }
 
     private int runUnder(Lease lease) {
-        ChildProcess started = ChildProcess.start(command, Map.of(
+        // Closed before the lock is released: what the command left in its group dies first.
+        try (ChildProcess started = ChildProcess.start(command, Map.of(
                 LOCK_VARIABLE, lease.lockName(),
-                TOKEN_VARIABLE, Long.toString(lease.token())), this::say);
-        child = started;
-        if (signalled) {
-            started.terminate(grace); // the shutdown hook ran before it could see the command
+                TOKEN_VARIABLE, Long.toString(lease.token())), this::say)) {
+            child = started;
+            if (signalled) {
+                started.terminate(grace); // the shutdown hook ran before it could see the command
+            }
+            int exitCode;
+            try (LeaseWatch watch = new LeaseWatch(lease, lock.options().ttl(), grace,
+                    loss -> onLeaseLoss(started, loss))) {
+                watch.start();
+                exitCode = started.awaitExit();
+            }
+            // Let a SIGKILL step that is under way finish, so nothing of the group outlives us.
+            started.termination().ifPresent(CompletableFuture::join);
+            if (started.group().hasLiveMembers()) {
+                say("the command exited but left processes running in " + started.group()
+                        + ": killing them, as they would run on without the lock");
+            }
+            if (terminatedForLoss.get()) {
+                say("the command was stopped because the lease was lost (its exit code was " + exitCode + ")");
+                return ExitCodes.LEASE_LOST;
+            }
+            return exitCode;
         }
-        int exitCode;
-        try (LeaseWatch watch = new LeaseWatch(lease, lock.options().ttl(), loss -> onLeaseLoss(started, loss))) {
-            watch.start();
-            exitCode = started.awaitExit();
-        }
-        // Let a SIGKILL step that is under way finish, so nothing of the group outlives us.
-        started.termination().ifPresent(CompletableFuture::join);
-        if (terminatedForLoss.get()) {
-            say("the command was stopped because the lease was lost (its exit code was " + exitCode + ")");
-            return ExitCodes.LEASE_LOST;
-        }
-        return exitCode;
     }
 
     private void onLeaseLoss(ChildProcess started, LeaseWatch.Loss loss) {
@@ -152,8 +159,10 @@ final class LockedRun {
         terminatedForLoss.set(true);
         String when = loss.beforeDeadline().isZero() ? ""
                 : ", " + loss.beforeDeadline().toMillis() + " ms before its local deadline";
-        say(loss.reason() + ": sending SIGTERM to " + started.group() + when);
-        started.terminate(grace);
+        Duration untilKill = Duration.ofNanos(Math.max(0, loss.killAtNanos() - System.nanoTime()));
+        say(loss.reason() + ": sending SIGTERM to " + started.group() + when + "; SIGKILL "
+                + (untilKill.isZero() ? "at once" : "in " + Durations.format(untilKill)) + " if it still runs");
+        started.terminateBy(loss.killAtNanos());
     }
 
     /**

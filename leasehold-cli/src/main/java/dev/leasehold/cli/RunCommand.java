@@ -30,9 +30,12 @@ import java.util.concurrent.Callable;
                 "Runs CMD while holding the lock NAME, like flock(1) across machines.",
                 "CMD gets LEASEHOLD_LOCK and LEASEHOLD_TOKEN (the fencing token) in its environment, "
                         + "inherits stdin, stdout and stderr, and its exit code becomes ours. If the lease is "
-                        + "lost, CMD's whole process group gets SIGTERM before the lease ends, then SIGKILL after "
-                        + "--grace. Ctrl-C or SIGTERM to leasehold is passed on to CMD; the lock is released "
-                        + "when CMD exits."},
+                        + "being lost, CMD's whole process group gets SIGTERM --grace before the lease's local "
+                        + "deadline (at once if less is left, at most ttl/2 before it) and SIGKILL just before "
+                        + "the deadline: it is dead by then, whatever --grace. Ctrl-C or SIGTERM to leasehold "
+                        + "is passed on to CMD (SIGKILL after --grace); the lock is released when CMD exits. "
+                        + "If leasehold dies (even by SIGKILL), CMD's process group is killed with it; so is "
+                        + "whatever CMD leaves running in its group when it exits."},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  CMD's own   CMD ran; 128+N if signal N ended it",
@@ -71,7 +74,8 @@ final class RunCommand implements Callable<Integer> {
     private Duration wait;
 
     @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s",
-            description = "Time between SIGTERM and SIGKILL when CMD must stop (default: ${DEFAULT-VALUE}).")
+            description = "Time between SIGTERM and SIGKILL when CMD must stop (default: ${DEFAULT-VALUE}); "
+                    + "shortened to what is left of the lease when the lease is being lost.")
     private Duration grace;
 
     @Option(names = {"-q", "--quiet"},

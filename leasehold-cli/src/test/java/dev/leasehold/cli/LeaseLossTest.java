@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,7 +32,10 @@ class LeaseLossTest {
     private static final Pattern BEFORE_DEADLINE = Pattern.compile("(\\d+) ms before its local deadline");
 
     private RedisServer server;
+    private static final Duration TOLERANCE = Duration.ofMillis(250);
+
     private CliProcess run;
+    private CliProcess second;
     private long pgid;
 
     @TempDir
@@ -46,6 +50,9 @@ class LeaseLossTest {
     void cleanUp() throws IOException, InterruptedException {
         if (run != null) {
             run.destroy();
+        }
+        if (second != null) {
+            second.destroy();
         }
         if (pgid > 0 && !Processes.runningMembers(pgid).isEmpty()) {
             new ProcessBuilder("kill", "-KILL", "--", "-" + pgid).start().waitFor(); // a failed test's leftovers
@@ -68,8 +75,8 @@ class LeaseLossTest {
 
         assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.LEASE_LOST);
         // The last renewal answered was sent before the pause, so the local deadline falls at most
-        // ttl - drift after it: SIGTERM must arrive within the ttl of the pause. The margin the
-        // command keeps is ttl / 10 = 200 ms, which is the slack this bound leaves.
+        // ttl - drift after it: SIGTERM must arrive within the ttl of the pause. With a grace as
+        // long as the ttl, it goes out half the ttl before the deadline, the slack this bound leaves.
         Instant terminated = epochNanos(Processes.awaitLine(dir.resolve("terminated"), Duration.ofSeconds(5)));
         assertThat(Duration.between(paused, terminated)).isLessThan(TTL);
         // leasehold's own account, against its own monotonic clock.
@@ -83,6 +90,54 @@ class LeaseLossTest {
     }
 
     @Test
+    void aCommandIgnoringSigtermIsDeadByTheLocalDeadlineWhateverTheGraceAndBeforeTheNextHolderRuns()
+            throws IOException {
+        // trap '' TERM: sh ignores SIGTERM, and so does the sleep it starts, which inherits that.
+        // The grace is five times the ttl: it must not stretch the lease.
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+                "run", "stubborn-job", "--ttl", "2s", "--grace", "10s", "--", "sh", "-c",
+                "trap '' TERM; echo $$ > pgid; sleep 100 & echo $! > grandchild; wait");
+        pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+        long grandchild = Long.parseLong(Processes.awaitLine(dir.resolve("grandchild"), Duration.ofSeconds(10)));
+        assertThat(Processes.runningMembers(pgid)).contains(pgid, grandchild);
+
+        Instant paused = Instant.now();
+        server.pause();
+        // Once the key has expired on the server's clock, a second run may take the lock: start
+        // it then, without waiting for the first command to be gone.
+        sleepUntil(paused.plus(TTL));
+        server.resume();
+        second = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+                "run", "stubborn-job", "--wait", "20s", "--", "sh", "-c", "date +%s%N > acquired");
+
+        Instant gone = Processes.awaitNoRunningMembers(pgid, Duration.ofSeconds(20));
+        // The last renewal answered was sent before the pause, so the local deadline falls within
+        // the ttl of it; the tolerance covers this test's own polling.
+        assertThat(Duration.between(paused, gone)).isLessThan(TTL.plus(TOLERANCE));
+        Instant acquired = epochNanos(Processes.awaitLine(dir.resolve("acquired"), Duration.ofSeconds(20)));
+        assertThat(gone).isBefore(acquired);
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.LEASE_LOST);
+        assertThat(run.stderr()).contains("sending SIGKILL");
+        assertThat(second.awaitExit(Duration.ofSeconds(30))).isZero();
+    }
+
+    @Test
+    void aLeaseRunningOutDuringTheGraceOfAForwardedSigtermBringsTheSigkillForward() throws IOException {
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+                "run", "stubborn-job", "--ttl", "2s", "--grace", "60s", "--", "sh", "-c",
+                "trap '' TERM; echo $$ > pgid; sleep 100 & wait");
+        pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+        run.process().destroy(); // SIGTERM to leasehold, passed on; the command ignores it
+        awaitStderr("passing the signal on");
+
+        Instant paused = Instant.now();
+        server.pause();
+
+        Instant gone = Processes.awaitNoRunningMembers(pgid, Duration.ofSeconds(20));
+        assertThat(Duration.between(paused, gone)).isLessThan(TTL.plus(TOLERANCE));
+    }
+
+    @Test
     void aFrozenServerIsReportedUnreachableInSecondsNotAMinute() {
         server.pause();
         long start = System.nanoTime();
@@ -92,6 +147,21 @@ class LeaseLossTest {
         // A 3 s handshake bound plus the JVM's start and stop; Lettuce's own default would be 60 s.
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         assertThat(run.stderr()).contains(server.uri()).contains("no answer in time");
+    }
+
+    private void awaitStderr(String text) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!run.stderr().contains(text)) {
+            assertThat(System.nanoTime() - deadline).as("stderr: %s", run.stderr()).isNegative();
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
+    }
+
+    private static void sleepUntil(Instant instant) {
+        Duration left = Duration.between(Instant.now(), instant);
+        if (!left.isNegative()) {
+            LockSupport.parkNanos(left.toNanos());
+        }
     }
 
     private static Instant epochNanos(String text) {

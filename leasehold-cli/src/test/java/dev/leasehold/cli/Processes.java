@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -44,6 +45,22 @@ final class Processes {
     /** Whether the process exists and is not a zombie. */
     static boolean isRunning(long pid) {
         return stat(pid).map(Stat::running).orElse(false);
+    }
+
+    /**
+     * Polls until no member of the group runs and returns when that was first seen; fails the
+     * test after {@code timeout}.
+     */
+    static Instant awaitNoRunningMembers(long pgid, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (runningMembers(pgid).isEmpty()) {
+                return Instant.now();
+            }
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+        return fail("process group " + pgid + " still has running members after " + timeout + ": "
+                + runningMembers(pgid));
     }
 
     /** Waits until {@code file} holds a complete line and returns it, stripped. */

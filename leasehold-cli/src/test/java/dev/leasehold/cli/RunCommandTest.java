@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -127,6 +128,26 @@ class RunCommandTest {
     }
 
     @Test
+    void aKilledLeaseholdTakesTheCommandAndItsGrandchildrenWithIt() {
+        // TERM is ignored, so only SIGKILL ends this group.
+        CliProcess run = run("run", "orphaned", "--", "sh", "-c",
+                "trap '' TERM; echo $$ > pgid; sleep 100 & echo $! > grandchild; wait");
+        long pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+        long grandchild = Long.parseLong(Processes.awaitLine(dir.resolve("grandchild"), Duration.ofSeconds(10)));
+        assertThat(Processes.runningMembers(pgid)).contains(pgid, grandchild);
+
+        run.process().destroyForcibly(); // SIGKILL to the leasehold JVM: no hook, no cleanup of its own
+        run.awaitExit(EXIT_TIMEOUT);
+
+        try {
+            Processes.awaitNoRunningMembers(pgid, Duration.ofSeconds(5));
+        } finally {
+            killGroup(pgid); // a failed test's leftovers
+        }
+        assertThat(Processes.isRunning(grandchild)).isFalse();
+    }
+
+    @Test
     void anUnreachableServerExitsUnavailableWithoutShowingThePassword() throws IOException {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -154,6 +175,18 @@ class RunCommandTest {
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime() - deadline).as("waited %s for a condition", EXIT_TIMEOUT).isNegative();
             LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+        }
+    }
+
+    private static void killGroup(long pgid) {
+        if (!Processes.runningMembers(pgid).isEmpty()) {
+            try {
+                new ProcessBuilder("kill", "-KILL", "--", "-" + pgid).start().waitFor();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
