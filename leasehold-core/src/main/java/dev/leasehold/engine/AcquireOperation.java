@@ -3,13 +3,17 @@ package dev.leasehold.engine;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockTimeoutException;
+import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.Wake;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +72,8 @@ final class AcquireOperation {
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Attempt>> inFlight = new AtomicReference<>();
+    private final AtomicBoolean granted = new AtomicBoolean();
+    private final SendStamps recentStamps = new SendStamps();
 
     /**
      * @param wait           how long to wait, or {@code null} to wait without limit
@@ -103,7 +109,7 @@ final class AcquireOperation {
      * before the engine does (cancel, complete, orTimeout) abandons the operation.
      */
     CompletableFuture<Lease> start() {
-        if (engine.queues().enter(lock.name(), this)) {
+        if (engine.queues().enter(lock.queueKey(), this)) {
             takeTurn();
         } else if (wait != null) {
             queuedTimeout.set(engine.scheduler().schedule(this::timeOutInQueue, waitDeadlineNanos - System.nanoTime()));
@@ -133,7 +139,7 @@ final class AcquireOperation {
 
     /** The lease this operation produced ended: the next local operation may go. */
     private void leaseEnded(ManagedLease ended) {
-        engine.queues().leave(lock.name(), this);
+        engine.queues().leave(lock.queueKey(), this);
     }
 
     private void timeOutInQueue() {
@@ -153,40 +159,48 @@ final class AcquireOperation {
         if (result.isDone()) {
             return;
         }
+        LockProtocol protocol = lock.protocol();
         if (signal.get() == null) {
-            ReleaseSignal warm = engine.protocol().subscribeIfActive(lock.name());
+            ReleaseSignal warm = protocol.subscribeIfActive(lock.name(), holder);
             if (warm != null && !signal.compareAndSet(null, warm)) {
                 warm.unsubscribe();
             }
         }
         ReleaseSignal subscribed = signal.get();
-        CompletableFuture<Void> wake = subscribed == null ? null : subscribed.next();
+        CompletableFuture<Wake> wake = subscribed == null ? null : subscribed.next();
         long sentAt = System.nanoTime();
         lastSentNanos = sentAt;
-        CompletableFuture<Attempt> call = engine.protocol().tryAcquire(lock.name(), holder, lock.options().ttl(),
-                subscribed == null ? null : holder);
+        recentStamps.record(sentAt);
+        CompletableFuture<Attempt> call = protocol.tryAcquire(
+                new AcquireRequest(lock.name(), holder, lock.options().ttl(), subscribed != null, sentAt));
         inFlight.set(call);
         if (result.isDone()) {
             call.cancel(false);
         }
-        engine.timeouts().bound(call)
+        lock.timeouts().bound(call)
                 .whenComplete((outcome, error) -> {
                     inFlight.compareAndSet(call, null);
                     if (error != null) {
                         cancel(wake);
-                        fail(Futures.translate(error, engine.protocol().describe(),
-                                "the acquire of '" + lock.name() + "'"));
+                        fail(Futures.translate(error, protocol.describe(), "the acquire of '" + lock.name() + "'"));
                     } else if (outcome instanceof Attempt.Acquired acquired) {
                         cancel(wake);
-                        onAcquired(acquired.token(), sentAt);
+                        onAcquired(acquired.token(), sentAt, acquired.lossSignal());
                     } else {
-                        onHeld(((Attempt.Held) outcome).remaining(), wake);
+                        onHeld((Attempt.Held) outcome, wake);
                     }
                 });
     }
 
-    private void onAcquired(long token, long sentAtNanos) {
+    private void onAcquired(long token, long sentAtNanos, CompletionStage<String> lossSignal) {
+        if (!granted.compareAndSet(false, true)) {
+            return;
+        }
         ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, this::leaseEnded);
+        if (lossSignal != null) {
+            lossSignal.whenComplete((reason, error) -> lease.markLost(reason != null ? reason
+                    : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));
+        }
         ReleaseSignal subscribed = signal.getAndSet(null);
         CompletableFuture<Void> left = subscribed == null ? CompletableFuture.completedFuture(null)
                 : subscribed.unsubscribeLater().exceptionally(error -> null);
@@ -204,7 +218,7 @@ final class AcquireOperation {
         }
     }
 
-    private void onHeld(Duration remaining, CompletableFuture<Void> wake) {
+    private void onHeld(Attempt.Held held, CompletableFuture<Wake> wake) {
         if (result.isDone()) {
             cancel(wake);
             return;
@@ -215,31 +229,48 @@ final class AcquireOperation {
             fail(new LockTimeoutException(lock.name(), wait));
             return;
         }
-        if (wake == null) {
+        if (wake == null && held.wake() == null) {
             subscribeThenRetry();
             return;
         }
-        CompletableFuture<Void> timer = engine.scheduler().delay(engine.waitPolicy().recheckDelayNanos(remaining, untilDeadline));
-        CompletableFuture<Object> either = CompletableFuture.anyOf(timer, wake);
-        pendingWait.set(either);
-        either.whenComplete((ignored, error) -> {
+        // Whichever comes first: the re-check timer, a notification for this waiter, or the
+        // backend's own wake for this attempt.
+        CompletableFuture<Wake> first = new CompletableFuture<>();
+        CompletableFuture<Void> timer = engine.scheduler().delay(
+                engine.waitPolicy().recheckDelayNanos(held.remaining(), untilDeadline, lock.options().ttl()));
+        timer.thenRun(() -> first.complete(Wake.RETRY));
+        if (wake != null) {
+            wake.thenAccept(first::complete);
+        }
+        if (held.wake() != null) {
+            held.wake().thenAccept(first::complete);
+        }
+        pendingWait.set(first);
+        first.whenComplete((why, error) -> {
             timer.cancel(false);
-            wake.cancel(false);
-            attempt();
+            cancel(wake);
+            if (held.wake() instanceof CompletableFuture<Wake> own) {
+                own.cancel(false);
+            }
+            if (why instanceof Wake.Granted handoff && recentStamps.contains(handoff.stamp())) {
+                onAcquired(handoff.token(), handoff.stamp(), null);
+            } else {
+                attempt();
+            }
         });
         if (result.isDone()) {
-            either.cancel(false);
+            first.cancel(false);
         }
     }
 
     private void subscribeThenRetry() {
-        ReleaseSignal subscription = engine.protocol().subscribe(lock.name());
+        ReleaseSignal subscription = lock.protocol().subscribe(lock.name(), holder);
         signal.set(subscription);
         subscription.ready()
                 .orTimeout(engine.settings().operationTimeout().toNanos(), TimeUnit.NANOSECONDS)
                 .whenComplete((ignored, error) -> {
                     if (error != null) {
-                        fail(Futures.translate(error, engine.protocol().describe(),
+                        fail(Futures.translate(error, lock.protocol().describe(),
                                 "the subscription to release notifications of '" + lock.name() + "'"));
                     } else {
                         attempt();
@@ -283,7 +314,7 @@ final class AcquireOperation {
             abandoned.complete(null);
         }
         // After the abandon is on the wire: the next local operation's attempt queues behind it.
-        engine.queues().leave(lock.name(), this);
+        engine.queues().leave(lock.queueKey(), this);
         abandoned.thenCompose(ignored -> unsubscribe())
                 .whenComplete((ignored, error) -> cleanedUp.complete(null));
     }
@@ -295,7 +326,7 @@ final class AcquireOperation {
      * it, whatever that attempt took has expired on its own.
      */
     private void abandon(CompletableFuture<Void> done, long giveUpAtNanos, long retryDelayNanos) {
-        engine.timeouts().bound(engine.protocol().abandon(lock.name(), holder, holder)).whenComplete((ignored, error) -> {
+        lock.timeouts().bound(lock.protocol().abandon(lock.name(), holder)).whenComplete((ignored, error) -> {
             if (error == null) {
                 done.complete(null);
                 return;

@@ -7,6 +7,7 @@ import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReentrantLeaseLock;
+import dev.leasehold.spi.LockProtocol;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -25,13 +26,32 @@ final class EngineLock implements DistributedLock {
     private final String name;
     private final LockOptions options;
     private final LeaseEngine engine;
+    private final LockProtocol protocol;
+    private final CallTimeouts timeouts;
+    private final WaitQueues.Key queueKey;
     private final ReentrantLeaseLock javaLock;
 
-    EngineLock(String name, LockOptions options, LeaseEngine engine) {
+    EngineLock(String name, LockOptions options, LeaseEngine engine, LockProtocol protocol) {
         this.name = name;
         this.options = options;
         this.engine = engine;
+        this.protocol = protocol;
+        this.timeouts = new CallTimeouts(engine.settings().operationTimeout(),
+                protocol.boundsCallsWithin(engine.settings().operationTimeout()));
+        this.queueKey = new WaitQueues.Key(protocol, name);
         this.javaLock = new ReentrantLeaseLock(this);
+    }
+
+    LockProtocol protocol() {
+        return protocol;
+    }
+
+    CallTimeouts timeouts() {
+        return timeouts;
+    }
+
+    WaitQueues.Key queueKey() {
+        return queueKey;
     }
 
     @Override
@@ -85,7 +105,7 @@ final class EngineLock implements DistributedLock {
             Thread.currentThread().interrupt();
             throw new LockInterruptedException(name, interrupt);
         } catch (ExecutionException | CancellationException failure) {
-            throw Futures.translate(failure, engine.protocol().describe(), "the acquire of '" + name + "'");
+            throw Futures.translate(failure, protocol.describe(), "the acquire of '" + name + "'");
         }
     }
 

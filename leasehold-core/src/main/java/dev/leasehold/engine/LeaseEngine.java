@@ -21,9 +21,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Turns a backend's {@link LockProtocol} into {@link DistributedLock}s: the waiting engine, the
- * lease lifecycle and the client's single {@link RenewalScheduler}. A backend client creates one
- * engine per protocol and closes it with the client.
+ * The runtime of one client, shared by every lock kind and backend protocol it offers: the
+ * waiting engine and its local queues, the lease lifecycle, the single {@link RenewalScheduler}
+ * thread, and the set of held leases. A backend client creates one engine and turns each kind's
+ * {@link LockProtocol} into locks with {@link #lock(String, LockOptions, LockProtocol)}; it closes
+ * the engine with the client.
  */
 public final class LeaseEngine implements AutoCloseable {
 
@@ -50,11 +52,9 @@ public final class LeaseEngine implements AutoCloseable {
         }
     }
 
-    private final LockProtocol protocol;
     private final Settings settings;
     private final RenewalScheduler scheduler = new RenewalScheduler();
     private final WaitPolicy waitPolicy;
-    private final CallTimeouts timeouts;
     private final Executor callbackExecutor = ForkJoinPool.commonPool();
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
     private final WaitQueues queues = new WaitQueues();
@@ -63,26 +63,25 @@ public final class LeaseEngine implements AutoCloseable {
 
     private static final String CLOSED = "the client was closed; its lock was released";
 
-    public LeaseEngine(LockProtocol protocol, Settings settings) {
-        this.protocol = Objects.requireNonNull(protocol, "protocol");
+    public LeaseEngine(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.waitPolicy = new WaitPolicy(settings.maxRecheck());
-        this.timeouts = new CallTimeouts(settings.operationTimeout(), protocol.boundsCallsWithin(settings.operationTimeout()));
-        scheduler.afterBatch(protocol::flushRenewals);
     }
 
     /**
-     * A lock over this engine's protocol.
+     * A lock of the kind {@code protocol} implements.
      *
      * @throws IllegalArgumentException if the name is unusable or options is null
+     * @throws LeaseholdException       if the engine is closed
      */
-    public DistributedLock lock(String name, LockOptions options) {
+    public DistributedLock lock(String name, LockOptions options, LockProtocol protocol) {
         Args.lockName(name);
         if (options == null) {
             throw new IllegalArgumentException("options must not be null; use LockOptions.defaults()");
         }
+        Objects.requireNonNull(protocol, "protocol");
         ensureOpen();
-        return new EngineLock(name, options, this);
+        return new EngineLock(name, options, this, protocol);
     }
 
     /** Leases of this engine that are still held (not released, not lost). */
@@ -150,7 +149,7 @@ public final class LeaseEngine implements AutoCloseable {
      * meanwhile, the lease is ended at once like those {@link #close()} found.
      */
     ManagedLease newLease(EngineLock lock, String holder, long token, long sentAtNanos, Consumer<ManagedLease> onEnd) {
-        ManagedLease lease = new ManagedLease(this, lock.name(), holder, token, lock.options(), sentAtNanos, ended -> {
+        ManagedLease lease = new ManagedLease(this, lock, holder, token, sentAtNanos, ended -> {
             held.remove(ended);
             onEnd.accept(ended);
         });
@@ -169,10 +168,6 @@ public final class LeaseEngine implements AutoCloseable {
         return lease;
     }
 
-    LockProtocol protocol() {
-        return protocol;
-    }
-
     Settings settings() {
         return settings;
     }
@@ -187,10 +182,6 @@ public final class LeaseEngine implements AutoCloseable {
 
     RenewalScheduler scheduler() {
         return scheduler;
-    }
-
-    CallTimeouts timeouts() {
-        return timeouts;
     }
 
     WaitPolicy waitPolicy() {

@@ -32,6 +32,7 @@ final class ManagedLease implements Lease {
     private final long token;
     private final LeaseEngine engine;
     private final LockProtocol protocol;
+    private final CallTimeouts timeouts;
     private final LeaseLifecycle lifecycle;
     private final Renewal renewal;
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
@@ -45,16 +46,18 @@ final class ManagedLease implements Lease {
      *
      * @param onEnd called once when the lease leaves HELD (released or lost)
      */
-    ManagedLease(LeaseEngine engine, String lockName, String holder, long token, LockOptions options,
-                 long sentAtNanos, Consumer<ManagedLease> onEnd) {
+    ManagedLease(LeaseEngine engine, EngineLock lock, String holder, long token, long sentAtNanos,
+                 Consumer<ManagedLease> onEnd) {
+        LockOptions options = lock.options();
         this.engine = engine;
-        this.lockName = lockName;
+        this.lockName = lock.name();
         this.holder = holder;
         this.token = token;
-        this.protocol = engine.protocol();
+        this.protocol = lock.protocol();
+        this.timeouts = lock.timeouts();
         this.onEnd = onEnd;
         this.lifecycle = new LeaseLifecycle(sentAtNanos + options.ttl().minus(options.drift()).toNanos());
-        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, engine.timeouts());
+        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts);
     }
 
     /** Starts the watchdog and the deadline check; called once, right after construction. */
@@ -164,7 +167,7 @@ final class ManagedLease implements Lease {
         if (wasHeld) {
             onEnd.accept(this);
         }
-        engine.timeouts().bound(deletion)
+        timeouts.bound(deletion)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         release.compareAndSet(mine, null);
@@ -197,7 +200,7 @@ final class ManagedLease implements Lease {
             return release.get().handle((status, error) -> null);
         }
         markLost(reason);
-        return engine.timeouts().bound(protocol.release(lockName, holder)).handle((outcome, error) -> {
+        return timeouts.bound(protocol.release(lockName, holder)).handle((outcome, error) -> {
             if (outcome != null) {
                 report = new ReleaseReport(ReleaseStatus.ALREADY_LOST, outcome.nodesHolding(),
                         outcome.nodesAnswered(), outcome.nodes());

@@ -75,7 +75,7 @@ final class Renewal {
         }
         long now = System.nanoTime();
         if (options.isWatchdog() && now - renewUntilNanos < 0 && inFlight.compareAndSet(false, true)) {
-            scheduler.batch(this::sendRenewal);
+            scheduler.batch(this::sendRenewal, protocol);
         }
         scheduleNext(now);
     }

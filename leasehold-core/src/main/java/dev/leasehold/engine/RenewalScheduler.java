@@ -1,9 +1,12 @@
 package dev.leasehold.engine;
 
+import dev.leasehold.spi.LockProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.LinkedHashSet;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -25,10 +28,12 @@ final class RenewalScheduler implements AutoCloseable {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     private final ScheduledThreadPoolExecutor executor;
-    private final Queue<Runnable> batch = new ConcurrentLinkedQueue<>();
+    private record Send(Runnable task, LockProtocol protocol) {
+    }
+
+    private final Queue<Send> batch = new ConcurrentLinkedQueue<>();
     private final ConcurrentHashMap<Long, TimerSlot> slots = new ConcurrentHashMap<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private volatile Runnable afterBatch = () -> { };
 
     RenewalScheduler() {
         String name = "leasehold-renewal-" + CLIENTS.incrementAndGet();
@@ -90,28 +95,25 @@ final class RenewalScheduler implements AutoCloseable {
 
     /**
      * Runs {@code send} after every other task that is due now, together with every send queued
-     * meanwhile, then runs the batch's {@code afterBatch} hook once: renewals that fall due
-     * together go to the backend back to back and are flushed with one write.
+     * meanwhile, then flushes each protocol the batch used once: renewals that fall due together
+     * go to each backend back to back and are flushed with one write.
      */
-    void batch(Runnable send) {
-        batch.add(send);
+    void batch(Runnable send, LockProtocol protocol) {
+        batch.add(new Send(send, protocol));
         if (drainScheduled.compareAndSet(false, true)) {
             executor.execute(this::drain);
         }
     }
 
-    /** What to run after each batch of sends, e.g. the backend's flush. */
-    void afterBatch(Runnable hook) {
-        this.afterBatch = hook;
-    }
-
     private void drain() {
         drainScheduled.set(false);
-        Runnable send;
+        Set<LockProtocol> used = new LinkedHashSet<>();
+        Send send;
         while ((send = batch.poll()) != null) {
-            runIsolated(send);
+            runIsolated(send.task());
+            used.add(send.protocol());
         }
-        runIsolated(afterBatch);
+        used.forEach(protocol -> runIsolated(protocol::flushRenewals));
     }
 
     /** Runs {@code task} on the scheduler thread as soon as possible. */

@@ -1,46 +1,59 @@
 package dev.leasehold.engine;
 
+import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.LockProtocol;
+
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The local queue of a client's acquisitions per lock name. Only the head of a queue talks to
- * the backend; the others wait their turn in this JVM. The head stays in the queue while its
- * lease is held and leaves when the lease ends (released or lost), which hands the turn to the
- * next operation at once.
+ * The local queue of a client's acquisitions per lock kind and name, run by the kind's
+ * {@link Admission} rule.
  *
- * <p>Why: without it, every thread of a client that wants a contended lock polls and subscribes
- * on its own, a release wakes all of them to race for one key (a thundering herd of round trips),
- * and a thread that releases and re-acquires at once can starve the others. With it, a client
- * sends one attempt per handoff, its threads are served first come first served, and a local
- * handoff does not wait for a pub/sub message. Between clients, the backend decides.
+ * <p>{@link Admission#EXCLUSIVE}: only the head of a queue talks to the backend; the others wait
+ * their turn in this JVM. The head stays in the queue while its lease is held and leaves when the
+ * lease ends (released or lost), which hands the turn to the next operation at once. Why: without
+ * it, every thread of a client that wants a contended lock polls and subscribes on its own, a
+ * release wakes all of them to race for one key (a thundering herd of round trips), and a thread
+ * that releases and re-acquires at once can starve the others. With it, a client sends one attempt
+ * per handoff, its threads are served first come first served, and a local handoff does not wait
+ * for a pub/sub message. Between clients, the backend decides.
+ *
+ * <p>{@link Admission#SHARED}: every operation takes its turn at once; the queue only tracks them
+ * (for shutdown and for the client's counters).
  */
 final class WaitQueues {
 
-    private final ConcurrentHashMap<String, ArrayDeque<AcquireOperation>> queues = new ConcurrentHashMap<>();
-
-    /** Appends {@code operation}; true if it is now the head and may talk to the backend. */
-    boolean enter(String name, AcquireOperation operation) {
-        boolean[] head = {false};
-        queues.compute(name, (key, queue) -> {
-            ArrayDeque<AcquireOperation> current = queue == null ? new ArrayDeque<>() : queue;
-            current.addLast(operation);
-            head[0] = current.size() == 1;
-            return current;
-        });
-        return head[0];
+    /** One queue per lock kind (its protocol) and name. */
+    record Key(LockProtocol protocol, String name) {
     }
 
-    /** Removes {@code operation} (idempotent); if it was the head, the next one takes its turn. */
-    void leave(String name, AcquireOperation operation) {
+    private final ConcurrentHashMap<Key, ArrayDeque<AcquireOperation>> queues = new ConcurrentHashMap<>();
+
+    /** Appends {@code operation}; true if it may talk to the backend now. */
+    boolean enter(Key key, AcquireOperation operation) {
+        boolean shared = key.protocol().admission() == Admission.SHARED;
+        boolean[] goes = {false};
+        queues.compute(key, (k, queue) -> {
+            ArrayDeque<AcquireOperation> current = queue == null ? new ArrayDeque<>() : queue;
+            current.addLast(operation);
+            goes[0] = shared || current.size() == 1;
+            return current;
+        });
+        return goes[0];
+    }
+
+    /** Removes {@code operation} (idempotent); if it was an exclusive queue's head, the next one takes its turn. */
+    void leave(Key key, AcquireOperation operation) {
+        boolean shared = key.protocol().admission() == Admission.SHARED;
         AcquireOperation[] next = {null};
-        queues.computeIfPresent(name, (key, queue) -> {
+        queues.computeIfPresent(key, (k, queue) -> {
             boolean wasHead = queue.peekFirst() == operation;
             if (!queue.remove(operation)) {
                 return queue;
             }
-            if (wasHead) {
+            if (wasHead && !shared) {
                 next[0] = queue.peekFirst();
             }
             return queue.isEmpty() ? null : queue;
@@ -55,14 +68,14 @@ final class WaitQueues {
         return queues.values().stream().flatMap(queue -> List.copyOf(queue).stream()).toList();
     }
 
-    /** Operations queued, waiting or holding on {@code name}. */
+    /** Operations queued, waiting or holding on {@code name}, of every kind. */
     int size(String name) {
-        ArrayDeque<AcquireOperation> queue = queues.get(name);
-        return queue == null ? 0 : queue.size();
+        return queues.entrySet().stream().filter(entry -> entry.getKey().name().equals(name))
+                .mapToInt(entry -> entry.getValue().size()).sum();
     }
 
     /** Lock names with at least one local operation. */
     int names() {
-        return queues.size();
+        return (int) queues.keySet().stream().map(Key::name).distinct().count();
     }
 }

@@ -4,23 +4,30 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The backend's half of one lock kind: the few server calls that the {@link dev.leasehold.engine.LeaseEngine} turns
- * into waiting, leases, renewal and release. A backend implements this once per lock kind
- * (mutex, read lock, semaphore permit, ...) and gets the whole {@code DistributedLock} API.
+ * The backend's half of one lock kind: the few server calls that the
+ * {@link dev.leasehold.engine.LeaseEngine} turns into waiting, leases, renewal and release. A
+ * backend implements this once per lock kind (mutex, fair lock, read lock, write lock, semaphore
+ * permit, ...) and gets the whole {@code DistributedLock} API; the kind's local rule is its
+ * {@link #admission()}.
  *
  * <p>Every call is asynchronous and must not block the calling thread. A failure to reach the
  * backend completes the future exceptionally with a
  * {@link dev.leasehold.LockUnavailableException} naming the node; the engine bounds every call
  * with its own timeout.
  *
- * <p>The {@code holder} argument is a unique, unguessable string the engine makes per
- * acquisition; the backend stores it as the owner and compares against it in
- * {@link #renew} and {@link #release}.
+ * <p>The {@code holder} is a unique, unguessable string the engine makes per acquisition; the
+ * backend stores it as the owner and compares against it in {@link #renew}, {@link #release} and
+ * {@link #abandon}. It is also the acquisition's waiter id.
  */
 public interface LockProtocol {
 
     /** Where the backend lives, without credentials, for messages. */
     String describe();
+
+    /** How one client's concurrent acquisitions of one name reach the backend; by default one at a time. */
+    default Admission admission() {
+        return Admission.EXCLUSIVE;
+    }
 
     /**
      * Whether every call of this protocol completes by itself (if need be with a timeout error)
@@ -32,14 +39,11 @@ public interface LockProtocol {
     }
 
     /**
-     * One attempt to take {@code name} for {@code holder} for {@code ttl}, in one round trip
-     * where the backend allows. Must never wait for the lock.
-     *
-     * @param waiter a stable id for this waiting acquisition once it has subscribed to release
-     *               signals, so the backend can tell that someone waits; {@code null} on a first
-     *               try, when nobody needs waking
+     * One attempt to take the lock, in one round trip where the backend allows. Must never wait
+     * for the lock. The engine may cancel the returned future when it gives up; a backend that
+     * works in several steps (Redlock's retried rounds) stops at the next step then.
      */
-    CompletableFuture<Attempt> tryAcquire(String name, String holder, Duration ttl, String waiter);
+    CompletableFuture<Attempt> tryAcquire(AcquireRequest request);
 
     /**
      * Extends the lease of {@code holder} to {@code ttl} from now, only if it still owns the lock.
@@ -55,7 +59,8 @@ public interface LockProtocol {
     }
 
     /**
-     * Releases the lock only if {@code holder} owns it, waking waiters if there are any.
+     * Releases the lock only if {@code holder} owns it, waking (or handing the lock to) waiters if
+     * there are any.
      *
      * @return whether it was ours and is now free, and on how many nodes the key was still ours
      */
@@ -63,19 +68,24 @@ public interface LockProtocol {
 
     /**
      * Cleans up after an abandoned acquisition (timeout, interrupt, cancellation): releases the
-     * lock if a late attempt took it for {@code holder}, and forgets {@code waiter}.
+     * lock if a late attempt (or a handoff) gave it to {@code holder}, and forgets {@code holder}
+     * as a waiter. The engine retries it after a failure, so it must be idempotent.
      */
-    CompletableFuture<Void> abandon(String name, String holder, String waiter);
-
-    /** Subscribes to release notifications for {@code name}; {@link ReleaseSignal#none()} if unsupported. */
-    ReleaseSignal subscribe(String name);
+    CompletableFuture<Void> abandon(String name, String holder);
 
     /**
-     * A subscription to {@code name} if this client already has one in place (another waiter's, or
-     * one kept after a recent wait), else {@code null}. With one, the first attempt can register
-     * as a waiter at once; without, an uncontended acquire never pays for a subscription.
+     * Subscribes the waiting acquisition {@code holder} to release notifications for
+     * {@code name}; {@link ReleaseSignal#none()} if unsupported.
      */
-    default ReleaseSignal subscribeIfActive(String name) {
+    ReleaseSignal subscribe(String name, String holder);
+
+    /**
+     * A subscription for {@code holder} to {@code name} if this client already has one in place
+     * (another waiter's, or one kept after a recent wait), else {@code null}. With one, the first
+     * attempt can register as a waiter at once; without, an uncontended acquire never pays for a
+     * subscription.
+     */
+    default ReleaseSignal subscribeIfActive(String name, String holder) {
         return null;
     }
 }

@@ -16,7 +16,7 @@ final class NoReleaseSignal implements ReleaseSignal {
     }
 
     @Override
-    public CompletableFuture<Void> next() {
+    public CompletableFuture<Wake> next() {
         return new CompletableFuture<>();
     }
 

@@ -3,9 +3,9 @@ package dev.leasehold.spi;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A subscription to "this lock was released" notifications, so a waiter wakes when the holder
- * lets go instead of polling. Best effort: a notification may be lost, which is why the engine
- * also re-checks on a capped interval.
+ * One waiting acquisition's subscription to "this lock was released" notifications, so it wakes
+ * when a holder lets go instead of polling. Best effort: a notification may be lost, which is why
+ * the engine also re-checks on a capped interval.
  */
 public interface ReleaseSignal extends AutoCloseable {
 
@@ -13,11 +13,12 @@ public interface ReleaseSignal extends AutoCloseable {
     CompletableFuture<Void> ready();
 
     /**
-     * Completes at the next release notification received after this call. Take it
-     * <em>before</em> sending an attempt: a release that lands between the attempt and the wait
-     * then completes it at once.
+     * Completes at the next notification for this waiter received after this call: a release
+     * ({@link Wake#RETRY}) or a handoff to it ({@link Wake.Granted}). Take it <em>before</em>
+     * sending an attempt: a release that lands between the attempt and the wait then completes it
+     * at once.
      */
-    CompletableFuture<Void> next();
+    CompletableFuture<Wake> next();
 
     /** Ends this subscriber's interest; the last one out unsubscribes. Completes when done. */
     CompletableFuture<Void> unsubscribe();

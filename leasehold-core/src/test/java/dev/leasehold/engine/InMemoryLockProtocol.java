@@ -2,6 +2,7 @@ package dev.leasehold.engine;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * back, replies lost after the server acted, abandons refused as by a reset connection. It lets
  * the engine be tested on its own, without a network or a server.
  */
-final class InMemoryLockProtocol implements LockProtocol {
+class InMemoryLockProtocol implements LockProtocol {
 
     private record Key(String holder, long expiresAtNanos) {
     }
@@ -44,8 +45,11 @@ final class InMemoryLockProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(String name, String holder, Duration ttl, String waiter) {
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         acquireCalls.incrementAndGet();
+        String name = request.name();
+        String holder = request.holder();
+        Duration ttl = request.ttl();
         Attempt outcome;
         boolean lose;
         synchronized (this) {
@@ -87,7 +91,7 @@ final class InMemoryLockProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Void> abandon(String name, String holder, String waiter) {
+    public CompletableFuture<Void> abandon(String name, String holder) {
         abandonCalls.incrementAndGet();
         synchronized (this) {
             if (abandonsToRefuse > 0) {
@@ -100,7 +104,7 @@ final class InMemoryLockProtocol implements LockProtocol {
     }
 
     @Override
-    public ReleaseSignal subscribe(String name) {
+    public ReleaseSignal subscribe(String name, String holder) {
         return ReleaseSignal.none();
     }
 

@@ -26,8 +26,7 @@ class LeaseEngineTest {
     private static final Duration LONG_TTL = Duration.ofSeconds(30);
 
     private final InMemoryLockProtocol protocol = new InMemoryLockProtocol();
-    private final LeaseEngine engine = new LeaseEngine(protocol,
-            new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)));
+    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)));
 
     @AfterEach
     void close() {
@@ -35,7 +34,7 @@ class LeaseEngineTest {
     }
 
     private DistributedLock lock(String name) {
-        return engine.lock(name, LockOptions.watchdog(LONG_TTL));
+        return engine.lock(name, LockOptions.watchdog(LONG_TTL), protocol);
     }
 
     /** Each way a caller can complete the future it got: all must leave the client's queue free. */
@@ -97,7 +96,7 @@ class LeaseEngineTest {
     void aLeaseGrantedAfterCloseIsEndedAtOnce() throws Exception {
         engine.close();
         protocol.grantTo("after-close", "holder-x", LONG_TTL);
-        ManagedLease late = engine.newLease(new EngineLock("after-close", LockOptions.watchdog(LONG_TTL), engine),
+        ManagedLease late = engine.newLease(new EngineLock("after-close", LockOptions.watchdog(LONG_TTL), engine, protocol),
                 "holder-x", 7, System.nanoTime(), ended -> { });
         assertThat(late.lost().toCompletableFuture().get(1, TimeUnit.SECONDS).getMessage()).contains("closed");
         assertThat(late.isValid()).isFalse();
@@ -107,7 +106,7 @@ class LeaseEngineTest {
 
     @Test
     void aLeaseSeenPastItsDeadlineStaysLostWhenALateRenewalSucceeds() throws Exception {
-        DistributedLock lock = engine.lock("late-renewal", LockOptions.watchdog(Duration.ofMillis(150)));
+        DistributedLock lock = engine.lock("late-renewal", LockOptions.watchdog(Duration.ofMillis(150)), protocol);
         protocol.holdRenewals();
         Lease lease = lock.acquire(Duration.ofSeconds(1));
         eventually(() -> !lease.isValid(), "the deadline passed while renewals were held back");

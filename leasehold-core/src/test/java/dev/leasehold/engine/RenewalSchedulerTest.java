@@ -35,15 +35,20 @@ class RenewalSchedulerTest {
     void aThrowingSendDoesNotSkipTheRestOfItsBatchNorTheFlush() throws Exception {
         AtomicInteger sent = new AtomicInteger();
         CountDownLatch flushed = new CountDownLatch(1);
-        scheduler.afterBatch(flushed::countDown);
+        InMemoryLockProtocol protocol = new InMemoryLockProtocol() {
+            @Override
+            public void flushRenewals() {
+                flushed.countDown();
+            }
+        };
         CountDownLatch gate = new CountDownLatch(1);
         // Hold the scheduler thread so the three sends land in one batch.
         scheduler.execute(() -> await(gate));
-        scheduler.batch(sent::incrementAndGet);
+        scheduler.batch(sent::incrementAndGet, protocol);
         scheduler.batch(() -> {
             throw new IllegalStateException("a broken send");
-        });
-        scheduler.batch(sent::incrementAndGet);
+        }, protocol);
+        scheduler.batch(sent::incrementAndGet, protocol);
         gate.countDown();
         assertThat(flushed.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(sent.get()).isEqualTo(2);

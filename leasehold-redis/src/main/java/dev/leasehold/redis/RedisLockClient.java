@@ -44,6 +44,7 @@ public final class RedisLockClient implements LockClient {
     private final ReleaseChannels channels;
     private final RedisScripts scripts;
     private final LeaseEngine engine;
+    private final RedisMutexProtocol mutex;
     private final Duration operationTimeout;
     private volatile boolean closed;
 
@@ -60,9 +61,10 @@ public final class RedisLockClient implements LockClient {
         // over again soon (the contended case) needs no new SUBSCRIBE.
         this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
         Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
-        this.engine = new LeaseEngine(new RedisMutexProtocol(connection.async(), scripts, channels,
+        this.engine = new LeaseEngine(settings);
+        this.mutex = new RedisMutexProtocol(connection.async(), scripts, channels,
                 endpoint.describe(), fenceRetention, waiterRegistration,
-                ownsClient ? settings.operationTimeout() : null), settings);
+                ownsClient ? settings.operationTimeout() : null);
     }
 
     @Override
@@ -73,7 +75,7 @@ public final class RedisLockClient implements LockClient {
     @Override
     public DistributedLock lock(String name, LockOptions options) {
         LockKeys.of(Args.lockName(name));
-        return engine.lock(name, options);
+        return engine.lock(name, options, mutex);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
@@ -53,12 +54,12 @@ final class RedisMutexProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(String name, String holder, Duration ttl, String waiter) {
-        LockKeys keys = LockKeys.of(name);
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
+        LockKeys keys = LockKeys.of(request.name());
         CompletableFuture<List<Object>> reply = scripts.acquire.run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
-                holder, Long.toString(ttl.toMillis()), fenceRetentionMillis, waiter == null ? "" : waiter,
-                waiterRegistrationMillis);
-        return translated(reply, "the acquire of '" + name + "'").thenApply(RedisMutexProtocol::toAttempt);
+                request.holder(), Long.toString(request.ttl().toMillis()), fenceRetentionMillis,
+                request.subscribed() ? request.holder() : "", waiterRegistrationMillis);
+        return translated(reply, "the acquire of '" + request.name() + "'").thenApply(RedisMutexProtocol::toAttempt);
     }
 
     /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */
@@ -78,18 +79,18 @@ final class RedisMutexProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Void> abandon(String name, String holder, String waiter) {
-        return releaseScript(name, holder, waiter == null ? "" : waiter).thenApply(ignored -> null);
+    public CompletableFuture<Void> abandon(String name, String holder) {
+        return releaseScript(name, holder, holder).thenApply(ignored -> null);
     }
 
     @Override
-    public ReleaseSignal subscribe(String name) {
-        return channels.subscribe(LockKeys.of(name).channel());
+    public ReleaseSignal subscribe(String name, String holder) {
+        return channels.subscribe(LockKeys.of(name).channel(), holder);
     }
 
     @Override
-    public ReleaseSignal subscribeIfActive(String name) {
-        return channels.subscribeIfActive(LockKeys.of(name).channel());
+    public ReleaseSignal subscribeIfActive(String name, String holder) {
+        return channels.subscribeIfActive(LockKeys.of(name).channel(), holder);
     }
 
     private CompletableFuture<Long> releaseScript(String name, String holder, String waiter) {

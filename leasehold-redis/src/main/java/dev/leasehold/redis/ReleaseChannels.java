@@ -1,6 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.Wake;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -26,18 +27,37 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ReleaseChannels implements AutoCloseable {
 
+    /** A waiter's future, parked until a message for it (or for everyone) arrives. */
+    private record Parked(String waiter, CompletableFuture<Wake> future) {
+    }
+
     /** One subscribed channel: its waiter count and the futures of waiters parked on it. */
     private static final class Channel {
         int references;
         /** Bumped on every reference change, so a stale linger timer knows it lost the race. */
         long generation;
         CompletableFuture<Void> subscribed;
-        final Queue<CompletableFuture<Void>> parked = new ConcurrentLinkedQueue<>();
+        final Queue<Parked> parked = new ConcurrentLinkedQueue<>();
 
+        /** Wakes every parked waiter. */
         void fire() {
-            CompletableFuture<Void> next;
+            Parked next;
             while ((next = parked.poll()) != null) {
-                next.complete(null);
+                next.future().complete(Wake.RETRY);
+            }
+        }
+
+        /** Delivers one message: see {@link ReleaseMessage}. */
+        void deliver(String message) {
+            ReleaseMessage parsed = ReleaseMessage.parse(message);
+            if (parsed.waiter() == null) {
+                fire();
+                return;
+            }
+            for (Parked one : parked) {
+                if (one.waiter().equals(parsed.waiter()) && parked.remove(one)) {
+                    one.future().complete(parsed.wake());
+                }
             }
         }
     }
@@ -59,7 +79,8 @@ public final class ReleaseChannels implements AutoCloseable {
         this.linger = linger;
     }
 
-    public ReleaseSignal subscribe(String channelName) {
+    /** A subscription of the waiter {@code waiter} (its holder id) to {@code channelName}. */
+    public ReleaseSignal subscribe(String channelName, String waiter) {
         Channel[] holder = new Channel[1];
         channels.compute(channelName, (name, channel) -> {
             Channel current = channel == null ? new Channel() : channel;
@@ -72,14 +93,14 @@ public final class ReleaseChannels implements AutoCloseable {
             holder[0] = current;
             return current;
         });
-        return new Signal(channelName, holder[0]);
+        return new Signal(channelName, holder[0], waiter);
     }
 
     /**
      * A new reference to a channel this client is already subscribed to (still in use, or
      * lingering), or {@code null}: a waiter that gets one can register on its first attempt.
      */
-    public ReleaseSignal subscribeIfActive(String channelName) {
+    public ReleaseSignal subscribeIfActive(String channelName, String waiter) {
         Channel[] holder = new Channel[1];
         channels.computeIfPresent(channelName, (name, current) -> {
             CompletableFuture<Void> subscribed = current.subscribed;
@@ -90,7 +111,7 @@ public final class ReleaseChannels implements AutoCloseable {
             }
             return current;
         });
-        return holder[0] == null ? null : new Signal(channelName, holder[0]);
+        return holder[0] == null ? null : new Signal(channelName, holder[0], waiter);
     }
 
     /** Channels this client is subscribed to: in use by a waiter, or lingering. */
@@ -157,7 +178,7 @@ public final class ReleaseChannels implements AutoCloseable {
                 public void message(String channelName, String message) {
                     Channel channel = channels.get(channelName);
                     if (channel != null) {
-                        channel.fire();
+                        channel.deliver(message);
                     }
                 }
             });
@@ -181,11 +202,13 @@ public final class ReleaseChannels implements AutoCloseable {
 
         private final String channelName;
         private final Channel channel;
+        private final String waiter;
         private final AtomicReference<CompletableFuture<Void>> unsubscribed = new AtomicReference<>();
 
-        Signal(String channelName, Channel channel) {
+        Signal(String channelName, Channel channel, String waiter) {
             this.channelName = channelName;
             this.channel = channel;
+            this.waiter = waiter;
         }
 
         @Override
@@ -194,16 +217,16 @@ public final class ReleaseChannels implements AutoCloseable {
         }
 
         @Override
-        public CompletableFuture<Void> next() {
-            CompletableFuture<Void> parked = new CompletableFuture<>();
+        public CompletableFuture<Wake> next() {
+            Parked parked = new Parked(waiter, new CompletableFuture<>());
             channel.parked.add(parked);
             // A waiter that wakes by its timer cancels this future; drop it from the queue then.
-            parked.whenComplete((ignored, error) -> {
-                if (parked.isCancelled()) {
+            parked.future().whenComplete((ignored, error) -> {
+                if (parked.future().isCancelled()) {
                     channel.parked.remove(parked);
                 }
             });
-            return parked;
+            return parked.future();
         }
 
         @Override

@@ -1,5 +1,6 @@
--- Compare-and-delete: frees the lock only if the caller's holder id still owns it, and wakes
--- waiters only when someone waits. Also used to clean up an abandoned acquire, and as one node's
+-- Compare-and-delete: frees the lock only if the caller's holder id still owns it, and wakes one
+-- waiter, the registered one whose registration is oldest, when someone waits: the others would
+-- only lose the race for the key. Also used to clean up an abandoned acquire, and as one node's
 -- part of a Redlock release.
 --
 -- KEYS[1]  the lock key
@@ -7,6 +8,9 @@
 -- ARGV[1]  holder id
 -- ARGV[2]  waiter id to forget, or ''
 -- ARGV[3]  the release channel (a channel, not a key: passed as data)
+--
+-- Publishes the woken waiter's id on the channel, or '*' (wake everyone) when the waiters key
+-- holds another type.
 --
 -- Returns 1 if the lock was ours and is now free, 0 if it was not ours (another holder, nobody,
 -- or a value of another type). Keys of another type are left untouched.
@@ -25,13 +29,14 @@ if waiters == 'zset' then
     local now = redis.call('time')
     local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
     redis.call('zremrangebyscore', KEYS[2], '-inf', millis)
-    if redis.call('zcard', KEYS[2]) > 0 then
-      redis.call('publish', ARGV[3], '1')
+    local next = redis.call('zrange', KEYS[2], 0, 0)[1]
+    if next then
+      redis.call('publish', ARGV[3], next)
     end
   end
 elseif waiters ~= 'none' then
   -- A waiters key of another type cannot tell whether anyone waits: a needless wake-up costs a
   -- re-check, a missed one a whole re-check interval.
-  redis.call('publish', ARGV[3], '1')
+  redis.call('publish', ARGV[3], '*')
 end
 return 1

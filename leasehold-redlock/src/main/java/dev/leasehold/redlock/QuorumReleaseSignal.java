@@ -1,6 +1,7 @@
 package dev.leasehold.redlock;
 
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.Wake;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,12 +43,13 @@ final class QuorumReleaseSignal implements ReleaseSignal {
     }
 
     @Override
-    public CompletableFuture<Void> next() {
-        List<CompletableFuture<Void>> parked = signals.stream().map(ReleaseSignal::next).toList();
-        CompletableFuture<Void> first = new CompletableFuture<>();
+    public CompletableFuture<Wake> next() {
+        List<CompletableFuture<Wake>> parked = signals.stream().map(ReleaseSignal::next).toList();
+        CompletableFuture<Wake> first = new CompletableFuture<>();
+        // A node never hands a Redlock over by itself: any message means "try again".
         parked.forEach(one -> one.whenComplete((ignored, error) -> {
             if (error == null) {
-                first.complete(null);
+                first.complete(Wake.RETRY);
             }
         }));
         // Woken (or cancelled by the engine's timer): drop the other nodes' parked futures.

@@ -65,7 +65,7 @@ public final class RedlockLockClient implements LockClient {
         this.client = client;
         this.resources = resources;
         this.protocol = new RedlockProtocol(nodes, settings);
-        this.engine = new LeaseEngine(protocol, settings.engine());
+        this.engine = new LeaseEngine(settings.engine());
     }
 
     /**
@@ -121,7 +121,7 @@ public final class RedlockLockClient implements LockClient {
     @Override
     public DistributedLock lock(String name, LockOptions options) {
         LockKeys.of(Args.lockName(name));
-        return engine.lock(name, options);
+        return engine.lock(name, options, protocol);
     }
 
     /** {@code redlock[redis://host:port, ...]}: every node, without credentials. */

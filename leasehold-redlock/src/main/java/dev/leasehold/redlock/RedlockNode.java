@@ -127,8 +127,8 @@ final class RedlockNode implements AutoCloseable {
     }
 
     /** Subscribes to this node's release notifications for {@code keys}. */
-    ReleaseSignal subscribe(LockKeys keys) {
-        return channels.subscribe(keys.channel());
+    ReleaseSignal subscribe(LockKeys keys, String waiter) {
+        return channels.subscribe(keys.channel(), waiter);
     }
 
     /** This node's failure behind an error completed by one of its calls. */

@@ -4,6 +4,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.HolderIds;
 import dev.leasehold.redis.LockKeys;
+import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
@@ -64,9 +65,10 @@ final class RedlockProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Attempt> tryAcquire(String name, String holder, Duration ttl, String waiter) {
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         CompletableFuture<Attempt> attempt = new CompletableFuture<>();
-        round(LockKeys.of(name), holder, ttl, waiter, attempt, System.nanoTime(), 0);
+        round(LockKeys.of(request.name()), request.holder(), request.ttl(),
+                request.subscribed() ? request.holder() : null, attempt, System.nanoTime(), 0);
         return attempt;
     }
 
@@ -150,9 +152,9 @@ final class RedlockProtocol implements LockProtocol {
      * by its ttl.
      */
     @Override
-    public CompletableFuture<Void> abandon(String name, String holder, String waiter) {
+    public CompletableFuture<Void> abandon(String name, String holder) {
         LockKeys keys = LockKeys.of(name);
-        return vote(node -> node.release(keys, holder, waiter, settings.nodeTimeoutWithoutTtl())).settled()
+        return vote(node -> node.release(keys, holder, holder, settings.nodeTimeoutWithoutTtl())).settled()
                 .thenCompose(result -> {
                     List<NodeFailure> errors = result.failures().stream()
                             .filter(failure -> failure.kind() != NodeFailure.Kind.HELD_BY_OTHER).toList();
@@ -162,9 +164,9 @@ final class RedlockProtocol implements LockProtocol {
     }
 
     @Override
-    public ReleaseSignal subscribe(String name) {
+    public ReleaseSignal subscribe(String name, String holder) {
         LockKeys keys = LockKeys.of(name);
-        return new QuorumReleaseSignal(nodes.stream().map(node -> node.subscribe(keys)).toList(), quorum);
+        return new QuorumReleaseSignal(nodes.stream().map(node -> node.subscribe(keys, holder)).toList(), quorum);
     }
 
     private QuorumVote vote(Function<RedlockNode, CompletableFuture<Boolean>> call) {
