@@ -21,6 +21,68 @@ public interface LockClient extends AutoCloseable {
      */
     DistributedLock lock(String name, LockOptions options);
 
+    /**
+     * A fair lock: exclusive like {@link #lock(String)}, and granted in the order the backend saw
+     * the acquisitions arrive, across every client. A waiter that died is skipped once its
+     * registration expires.
+     *
+     * @throws IllegalArgumentException      if the name is unusable or options is null
+     * @throws UnsupportedOperationException if this backend offers no fair lock
+     */
+    default DistributedLock fairLock(String name, LockOptions options) {
+        throw new UnsupportedOperationException("fair locks are not offered by " + describe());
+    }
+
+    /** {@link #fairLock(String, LockOptions)} with {@link LockOptions#defaults()}. */
+    default DistributedLock fairLock(String name) {
+        return fairLock(name, LockOptions.defaults());
+    }
+
+    /**
+     * A read-write lock: many readers or one writer; a waiting writer blocks new readers.
+     *
+     * @throws IllegalArgumentException      if the name is unusable or options is null
+     * @throws UnsupportedOperationException if this backend offers no read-write lock
+     */
+    default DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
+        throw new UnsupportedOperationException("read-write locks are not offered by " + describe());
+    }
+
+    /** {@link #readWriteLock(String, LockOptions)} with {@link LockOptions#defaults()}. */
+    default DistributedReadWriteLock readWriteLock(String name) {
+        return readWriteLock(name, LockOptions.defaults());
+    }
+
+    /**
+     * A semaphore of {@code permits} leases on {@code name}.
+     *
+     * @throws IllegalArgumentException      if the name is unusable, options is null, permits is
+     *                                       not positive, or the name is already a semaphore with
+     *                                       another number of permits
+     * @throws UnsupportedOperationException if this backend offers no semaphore
+     */
+    default DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        throw new UnsupportedOperationException("semaphores are not offered by " + describe());
+    }
+
+    /** {@link #semaphore(String, int, LockOptions)} with {@link LockOptions#defaults()}. */
+    default DistributedSemaphore semaphore(String name, int permits) {
+        return semaphore(name, permits, LockOptions.defaults());
+    }
+
+    /**
+     * All or nothing over the exclusive locks of these names ({@link #lock(String)}); see
+     * {@link MultiLock}. For other kinds, use {@link MultiLock#of(java.util.List)}.
+     *
+     * @throws IllegalArgumentException if no name is given, or a name is unusable or repeated
+     */
+    default MultiLock multiLock(String... names) {
+        if (names == null || names.length == 0) {
+            throw new IllegalArgumentException("a multi-lock needs at least one lock name");
+        }
+        return MultiLock.of(java.util.Arrays.stream(names).map(this::lock).toList());
+    }
+
     /** Where this client connects, without credentials, for messages and logs. */
     String describe();
 

@@ -11,9 +11,10 @@ package dev.leasehold.redis;
  * <ul>
  *   <li>a name with a {@code '}'} but no non-empty hash tag: no key derived from it could share
  *       its Cluster slot;</li>
- *   <li>a name with a hash tag that ends in {@code :fence} or {@code :waiters}, such as
- *       {@code {x}:fence} or {@code a{x}:fence}: it is an auxiliary key of another lock
- *       ({@code x}, {@code a{x}});</li>
+ *   <li>a name with a hash tag that ends in an auxiliary key's ending ({@code :fence},
+ *       {@code :waiters}, {@code :queue}, {@code :queue-info}, {@code :readers}, {@code :writers},
+ *       {@code :permits}, {@code :limit}), such as {@code {x}:fence} or {@code a{x}:fence}: it is
+ *       an auxiliary key of another lock ({@code x}, {@code a{x}});</li>
  *   <li>a name that is one hash tag as a whole, such as {@code {order:123}}: its auxiliary keys
  *       and channel would be those of {@code order:123}, which already hashes as a whole and so
  *       has the same slot.</li>
@@ -30,6 +31,14 @@ public record LockKeys(String lock, String fence, String waiters, String channel
 
     private static final String FENCE = ":fence";
     private static final String WAITERS = ":waiters";
+    private static final String QUEUE = ":queue";
+    private static final String QUEUE_INFO = ":queue-info";
+    private static final String READERS = ":readers";
+    private static final String WRITERS = ":writers";
+    private static final String PERMITS = ":permits";
+    private static final String LIMIT = ":limit";
+    /** Every ending of an auxiliary key: a tagged lock name must end in none of them. */
+    private static final String[] RESERVED = {FENCE, WAITERS, QUEUE, QUEUE_INFO, READERS, WRITERS, PERMITS, LIMIT};
 
     /**
      * @throws IllegalArgumentException if the name is one of those refused above, saying why
@@ -51,12 +60,12 @@ public record LockKeys(String lock, String fence, String waiters, String channel
 
     /** Only a tagged name can equal an auxiliary key or share another name's: they all carry a tag. */
     private static void refuseCollisions(String name) {
-        for (String suffix : new String[] {FENCE, WAITERS}) {
+        for (String suffix : RESERVED) {
             if (name.endsWith(suffix)) {
                 String owner = name.substring(0, name.length() - suffix.length());
                 throw new IllegalArgumentException("lock name '" + name + "' is the " + suffix.substring(1)
                         + " key, an auxiliary key of lock '" + (isWholeTag(owner) ? inner(owner) : owner)
-                        + "'; Leasehold reserves the endings " + FENCE + " and " + WAITERS
+                        + "'; Leasehold reserves the endings " + String.join(", ", RESERVED)
                         + " for names with a {hash tag}: choose another ending");
             }
         }
@@ -84,6 +93,40 @@ public record LockKeys(String lock, String fence, String waiters, String channel
         }
         int close = key.indexOf('}', open + 1);
         return close > open + 1;
+    }
+
+    /** The fair lock's queue: sorted set of waiter id -> arrival order. */
+    public String queue() {
+        return prefix() + QUEUE;
+    }
+
+    /** The fair lock's per-waiter details (registration expiry, last attempt's stamp): a hash. */
+    public String queueInfo() {
+        return prefix() + QUEUE_INFO;
+    }
+
+    /** The read lock's holders: sorted set of holder id -> lease expiry (server ms). */
+    public String readers() {
+        return prefix() + READERS;
+    }
+
+    /** The write lock's waiting writers: sorted set of waiter id -> registration expiry (server ms). */
+    public String writers() {
+        return prefix() + WRITERS;
+    }
+
+    /** A semaphore's holders: sorted set of holder id -> lease expiry (server ms). */
+    public String permits() {
+        return prefix() + PERMITS;
+    }
+
+    /** A semaphore's number of permits. */
+    public String limit() {
+        return prefix() + LIMIT;
+    }
+
+    private String prefix() {
+        return fence.substring(0, fence.length() - FENCE.length());
     }
 
     String[] forAcquire() {

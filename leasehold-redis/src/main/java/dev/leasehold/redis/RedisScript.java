@@ -24,6 +24,8 @@ import java.util.concurrent.CompletionException;
  */
 public final class RedisScript {
 
+    private static final String INCLUDE = "-- #include ";
+
     private final String source;
     private final String sha;
 
@@ -33,15 +35,31 @@ public final class RedisScript {
     }
 
     /**
+     * Reads a script. A line {@code -- #include other.lua} is replaced by that resource (from the
+     * same package), so code shared by several scripts, such as the fencing sequence in
+     * {@code lib_fence.lua}, lives in one {@code .lua} file.
+     *
      * @param resource relative to this class's package, or absolute with a leading {@code /}
-     * @throws IllegalStateException if the resource is missing
+     * @throws IllegalStateException if the resource, or one it includes, is missing
      */
     public static RedisScript load(String resource) {
+        return new RedisScript(read(resource));
+    }
+
+    private static String read(String resource) {
         try (InputStream in = RedisScript.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("script resource " + resource + " is missing from the jar");
             }
-            return new RedisScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            StringBuilder source = new StringBuilder();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n", -1)) {
+                if (line.startsWith(INCLUDE)) {
+                    source.append(read(line.substring(INCLUDE.length()).trim()));
+                } else {
+                    source.append(line).append('\n');
+                }
+            }
+            return source.toString();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script " + resource, e);
         }

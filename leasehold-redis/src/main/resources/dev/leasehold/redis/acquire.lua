@@ -20,21 +20,14 @@
 --   'LEASEHOLD_FENCE_EXHAUSTED <key>'      the fence is 2^63 - 1: no higher 64-bit token exists.
 -- A waiters key of another type is left alone: waiting then relies on re-checks alone.
 
+-- #include lib_fence.lua
+
 local function kind(key)
   return redis.call('type', key)['ok']
 end
 
 local function foreign(key, found)
   return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found .. ' ' .. key)
-end
-
-local MAX = '9223372036854775807'
-
--- What INCR advances exactly: a decimal without sign or leading zeros, at most 2^63 - 1. Digit
--- strings of equal length compare like their numbers.
-local function isCounter(value)
-  return (value == '0' or string.match(value, '^[1-9]%d*$') ~= nil)
-      and (#value < #MAX or (#value == #MAX and value <= MAX))
 end
 
 local lock = kind(KEYS[1])
@@ -45,34 +38,12 @@ local waiters = kind(KEYS[3])
 local ownWaiters = waiters == 'zset' or waiters == 'none'
 
 if lock == 'none' then
-  local fence = kind(KEYS[2])
-  if fence ~= 'none' and fence ~= 'string' then
-    return foreign(KEYS[2], fence)
-  end
-  local last = redis.call('get', KEYS[2])
-  if last and not isCounter(last) then
-    return redis.error_reply('LEASEHOLD_FENCE_INVALID ' .. KEYS[2])
-  end
-  if last == MAX then
-    return redis.error_reply('LEASEHOLD_FENCE_EXHAUSTED ' .. KEYS[2])
+  local refused = fence_check(KEYS[2])
+  if refused then
+    return refused
   end
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  -- The token is max(last + 1, server time in microseconds): it advances even after the fence
-  -- key expired, as long as the server clock did not step back by more than the fence retention.
-  -- Lua numbers are doubles, exact only below 2^53. micros is (until the year 2255), so comparing
-  -- it with tonumber(last) decides rightly even for a larger counter, which INCR then advances
-  -- exactly on the server.
-  local now = redis.call('time')
-  local micros = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  local token
-  if last and tonumber(last) >= micros then
-    redis.call('incr', KEYS[2])
-    redis.call('pexpire', KEYS[2], ARGV[3])
-    token = redis.call('get', KEYS[2])
-  else
-    token = string.format('%d', micros)
-    redis.call('set', KEYS[2], token, 'PX', ARGV[3])
-  end
+  local token = fence_next(KEYS[2], ARGV[3])
   if ARGV[4] ~= '' and waiters == 'zset' then
     redis.call('zrem', KEYS[3], ARGV[4])
   end

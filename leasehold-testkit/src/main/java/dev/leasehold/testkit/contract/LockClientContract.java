@@ -56,6 +56,21 @@ public abstract class LockClientContract {
      */
     protected abstract AutoCloseable pauseBackend();
 
+    /**
+     * The lock the contract tests, on {@code client}: by default the client's exclusive lock. A
+     * lock kind's suite overrides it (a fair lock, a write lock, a one-permit semaphore seen as a
+     * lock), and the kind inherits every test. The kind must exclude itself: two acquisitions of
+     * the same name never both hold.
+     */
+    protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+        return client.lock(name, options);
+    }
+
+    /** {@link #lock(LockClient, String, LockOptions)} with the default options. */
+    protected final DistributedLock lock(LockClient client, String name) {
+        return lock(client, name, LockOptions.defaults());
+    }
+
     protected final LockClient client() {
         LockClient client = connect();
         clients.add(client);
@@ -92,7 +107,7 @@ public abstract class LockClientContract {
         try {
             List<Future<?>> workers = new ArrayList<>();
             for (int c = 0; c < 2; c++) {
-                DistributedLock lock = both.get(c).lock(lockName, LockOptions.watchdog(Duration.ofSeconds(10)));
+                DistributedLock lock = lock(both.get(c), lockName, LockOptions.watchdog(Duration.ofSeconds(10)));
                 for (int t = 0; t < threadsPerClient; t++) {
                     int worker = c * threadsPerClient + t;
                     int share = total / (threadsPerClient * 2) + (worker < total % (threadsPerClient * 2) ? 1 : 0);
@@ -130,7 +145,7 @@ public abstract class LockClientContract {
         long previous = Long.MIN_VALUE;
         for (int i = 0; i < 20; i++) {
             LockClient holder = i % 2 == 0 ? a : b;
-            try (Lease lease = holder.lock(lockName).acquire(Duration.ofSeconds(5))) {
+            try (Lease lease = lock(holder, lockName).acquire(Duration.ofSeconds(5))) {
                 assertThat(lease.token()).isGreaterThan(previous);
                 assertThat(lease.lockName()).isEqualTo(lockName);
                 previous = lease.token();
@@ -141,8 +156,8 @@ public abstract class LockClientContract {
     @Test
     void releaseAfterExpiryReportsAlreadyLostAndSparesTheNewHolder() throws Exception {
         String lockName = name("expired");
-        Lease old = client().lock(lockName, LockOptions.fixedLease(Duration.ofMillis(200))).acquire(Duration.ofSeconds(1));
-        Lease current = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        Lease old = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(200))).acquire(Duration.ofSeconds(1));
+        Lease current = lock(client(), lockName).acquire(Duration.ofSeconds(5));
         assertThat(current.token()).isGreaterThan(old.token());
         assertThat(old.isValid()).isFalse();
 
@@ -153,14 +168,14 @@ public abstract class LockClientContract {
                 assertThat(report.nodesHolding()).isLessThan(report.nodes() / 2 + 1));
 
         assertThat(current.isValid()).isTrue();
-        assertThat(client().lock(lockName).tryAcquire(Duration.ZERO)).as("new holder still holds").isEmpty();
+        assertThat(lock(client(), lockName).tryAcquire(Duration.ZERO)).as("new holder still holds").isEmpty();
         assertThat(current.release()).isEqualTo(ReleaseStatus.RELEASED);
     }
 
     @Test
     void releaseIsIdempotentAndEndsTheLease() {
         String lockName = name("release");
-        Lease lease = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        Lease lease = lock(client(), lockName).acquire(Duration.ofSeconds(5));
         assertThat(lease.isValid()).isTrue();
         assertThat(lease.remaining()).isPositive();
         assertThat(lease.releaseReport()).isEmpty();
@@ -175,7 +190,7 @@ public abstract class LockClientContract {
         assertThat(lease.remaining()).isZero();
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class).hasMessageContaining("released");
         assertThat(lease.lost().toCompletableFuture()).as("a release is not a loss").isNotDone();
-        try (Lease next = client().lock(lockName).acquire(Duration.ZERO)) {
+        try (Lease next = lock(client(), lockName).acquire(Duration.ZERO)) {
             assertThat(next.token()).isGreaterThan(lease.token());
         }
     }
@@ -183,8 +198,8 @@ public abstract class LockClientContract {
     @Test
     void tryAcquireOnAHeldLockIsEmptyAndAcquireTimesOut() {
         String lockName = name("held");
-        try (Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5))) {
-            DistributedLock other = client().lock(lockName);
+        try (Lease held = lock(client(), lockName).acquire(Duration.ofSeconds(5))) {
+            DistributedLock other = lock(client(), lockName);
             assertThat(other.tryAcquire(Duration.ZERO)).isEmpty();
             long start = System.nanoTime();
             assertThatThrownBy(() -> other.acquire(Duration.ofMillis(300)))
@@ -199,11 +214,11 @@ public abstract class LockClientContract {
     @Test
     void watchdogKeepsAShortLeaseAliveThroughLongWork() throws Exception {
         String lockName = name("watchdog");
-        try (Lease lease = client().lock(lockName, LockOptions.watchdog(Duration.ofSeconds(1))).acquire(Duration.ofSeconds(5))) {
+        try (Lease lease = lock(client(), lockName, LockOptions.watchdog(Duration.ofSeconds(1))).acquire(Duration.ofSeconds(5))) {
             Thread.sleep(3_300);
             assertThat(lease.isValid()).isTrue();
             lease.ensureValid();
-            assertThat(client().lock(lockName).tryAcquire(Duration.ZERO)).isEmpty();
+            assertThat(lock(client(), lockName).tryAcquire(Duration.ZERO)).isEmpty();
             assertThat(lease.lost().toCompletableFuture()).isNotDone();
             assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
         }
@@ -213,7 +228,7 @@ public abstract class LockClientContract {
     void fixedLeaseExpiresOnTimeWithoutRenewal() throws Exception {
         String lockName = name("fixed");
         long start = System.nanoTime();
-        Lease lease = client().lock(lockName, LockOptions.fixedLease(Duration.ofMillis(600))).acquire(Duration.ofSeconds(5));
+        Lease lease = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(600))).acquire(Duration.ofSeconds(5));
         long acquiredAfter = (System.nanoTime() - start) / 1_000_000;
         LeaseLostException lost = lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
         long lostAfter = (System.nanoTime() - start) / 1_000_000;
@@ -222,7 +237,7 @@ public abstract class LockClientContract {
         assertThat(lostAfter).as("lost at the local deadline (600 ms - drift)")
                 .isBetween(580L, acquiredAfter + 600L + SLACK_MILLIS);
         assertThat(lease.isValid()).isFalse();
-        try (Lease next = client().lock(lockName).acquire(Duration.ofSeconds(2))) {
+        try (Lease next = lock(client(), lockName).acquire(Duration.ofSeconds(2))) {
             long takenAfter = (System.nanoTime() - start) / 1_000_000;
             assertThat(takenAfter).as("the server let the key expire on time").isBetween(580L, 600L + 1_000L);
             assertThat(next.token()).isGreaterThan(lease.token());
@@ -235,12 +250,12 @@ public abstract class LockClientContract {
         String lockName = name("maxhold");
         Duration ttl = Duration.ofMillis(300);
         long start = System.nanoTime();
-        Lease lease = client().lock(lockName, LockOptions.watchdog(ttl).withMaxHold(Duration.ofMillis(600)))
+        Lease lease = lock(client(), lockName, LockOptions.watchdog(ttl).withMaxHold(Duration.ofMillis(600)))
                 .acquire(Duration.ofSeconds(5));
         lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
         long lostAfter = (System.nanoTime() - start) / 1_000_000;
         assertThat(lostAfter).as("renewed past the first ttl, stopped after maxHold").isBetween(600L, 600L + 300L + SLACK_MILLIS);
-        try (Lease next = client().lock(lockName).acquire(Duration.ofSeconds(2))) {
+        try (Lease next = lock(client(), lockName).acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).isGreaterThan(lease.token());
         }
     }
@@ -248,11 +263,11 @@ public abstract class LockClientContract {
     @Test
     void asyncCompletionsRunOffTheClientsIoThreadsAndMayBlock() throws Exception {
         String lockName = name("async-callback");
-        CompletableFuture<String> released = client().lock(lockName).acquireAsync(Duration.ofSeconds(5))
+        CompletableFuture<String> released = lock(client(), lockName).acquireAsync(Duration.ofSeconds(5))
                 .thenApply(lease -> Thread.currentThread().getName() + ":" + lease.release());
         String outcome = released.get(10, TimeUnit.SECONDS);
         assertThat(outcome).endsWith(":RELEASED").doesNotStartWith("lettuce-");
-        Lease fixed = client().lock(lockName, LockOptions.fixedLease(Duration.ofMillis(100))).acquire(Duration.ofSeconds(5));
+        Lease fixed = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(100))).acquire(Duration.ofSeconds(5));
         String lostThread = fixed.lost().thenApply(lost -> Thread.currentThread().getName())
                 .toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(lostThread).as("lost() callbacks run on the renewal thread").startsWith("leasehold-renewal-");
@@ -263,7 +278,7 @@ public abstract class LockClientContract {
         String lockName = name("frozen");
         Duration ttl = Duration.ofSeconds(1);
         long start = System.nanoTime();
-        Lease lease = client().lock(lockName, LockOptions.watchdog(ttl)).acquire(Duration.ofSeconds(5));
+        Lease lease = lock(client(), lockName, LockOptions.watchdog(ttl)).acquire(Duration.ofSeconds(5));
         long acquiredAfter = (System.nanoTime() - start) / 1_000_000;
         CompletableFuture<LeaseLostException> lost = lease.lost().toCompletableFuture();
         long lostAfter;
@@ -284,12 +299,12 @@ public abstract class LockClientContract {
     void aBlockedWaiterIsWokenPromptlyByTheRelease() throws Exception {
         String lockName = name("handoff");
         LockClient holderClient = client();
-        DistributedLock waiterLock = client().lock(lockName);
+        DistributedLock waiterLock = lock(client(), lockName);
         List<Long> handoffMillis = new ArrayList<>();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             for (int round = 0; round < 5; round++) {
-                Lease held = holderClient.lock(lockName).acquire(Duration.ofSeconds(5));
+                Lease held = lock(holderClient, lockName).acquire(Duration.ofSeconds(5));
                 Future<Lease> waiting = pool.submit(() -> waiterLock.acquire(Duration.ofSeconds(10)));
                 Thread.sleep(300);
                 assertThat(waiting).isNotDone();
@@ -312,8 +327,8 @@ public abstract class LockClientContract {
     @Test
     void anInterruptedAcquireThrowsAndLeavesTheLockFree() throws Exception {
         String lockName = name("interrupt");
-        Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
-        DistributedLock waiterLock = client().lock(lockName);
+        Lease held = lock(client(), lockName).acquire(Duration.ofSeconds(5));
+        DistributedLock waiterLock = lock(client(), lockName);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicReference<Boolean> flagAfter = new AtomicReference<>();
         CountDownLatch started = new CountDownLatch(1);
@@ -345,16 +360,16 @@ public abstract class LockClientContract {
     @Test
     void cancellingAnAsyncAcquireAbandonsIt() throws Exception {
         String lockName = name("async");
-        Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        Lease held = lock(client(), lockName).acquire(Duration.ofSeconds(5));
         LockClient waiting = client();
-        CompletableFuture<Lease> pending = waiting.lock(lockName).acquireAsync(Duration.ofSeconds(30));
+        CompletableFuture<Lease> pending = lock(waiting, lockName).acquireAsync(Duration.ofSeconds(30));
         Thread.sleep(200);
         assertThat(pending.cancel(true)).isTrue();
         held.release();
-        try (Lease next = waiting.lock(lockName).acquire(Duration.ofSeconds(2))) {
+        try (Lease next = lock(waiting, lockName).acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).isGreaterThan(held.token());
         }
-        try (Lease async = waiting.lock(name("async-free")).acquireAsync(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS)) {
+        try (Lease async = lock(waiting, name("async-free")).acquireAsync(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS)) {
             assertThat(async.isValid()).isTrue();
         }
     }
@@ -367,22 +382,22 @@ public abstract class LockClientContract {
     @Test
     void anAsyncAcquireTheCallerCompletesDoesNotJamTheClient() throws Exception {
         String lockName = name("caller-completed");
-        Lease held = client().lock(lockName).acquire(Duration.ofSeconds(5));
+        Lease held = lock(client(), lockName).acquire(Duration.ofSeconds(5));
         LockClient waiting = client();
-        CompletableFuture<Lease> timedOut = waiting.lock(lockName).acquireAsync(Duration.ofSeconds(30))
+        CompletableFuture<Lease> timedOut = lock(waiting, lockName).acquireAsync(Duration.ofSeconds(30))
                 .orTimeout(200, TimeUnit.MILLISECONDS);
-        CompletableFuture<Lease> completed = waiting.lock(lockName).acquireAsync(Duration.ofSeconds(30));
+        CompletableFuture<Lease> completed = lock(waiting, lockName).acquireAsync(Duration.ofSeconds(30));
         assertThat(completed.complete(null)).isTrue();
         assertThatThrownBy(() -> timedOut.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
         held.release();
-        try (Lease next = waiting.lock(lockName).acquire(Duration.ofSeconds(2))) {
+        try (Lease next = lock(waiting, lockName).acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).isGreaterThan(held.token());
         }
     }
 
     @Test
     void javaLockViewIsReentrantPerThreadWithOneToken() throws Exception {
-        ReentrantLeaseLock javaLock = client().lock(name("reentrant")).asJavaLock();
+        ReentrantLeaseLock javaLock = lock(client(), name("reentrant")).asJavaLock();
         javaLock.lock();
         long token = javaLock.currentLease().orElseThrow().token();
         javaLock.lock();
@@ -411,7 +426,7 @@ public abstract class LockClientContract {
         assertThat(javaLock.isHeldByCurrentThread()).isFalse();
         assertThatThrownBy(javaLock::unlock).isInstanceOf(IllegalMonitorStateException.class);
         assertThatThrownBy(javaLock::newCondition).isInstanceOf(UnsupportedOperationException.class);
-        Optional<Lease> next = client().lock(name("reentrant")).tryAcquire(Duration.ZERO);
+        Optional<Lease> next = lock(client(), name("reentrant")).tryAcquire(Duration.ZERO);
         assertThat(next).isPresent();
         assertThat(next.get().token()).isGreaterThan(token);
         next.get().release();
@@ -434,7 +449,7 @@ public abstract class LockClientContract {
         assertThatThrownBy(() -> LockOptions.watchdog(Duration.ofSeconds(10)).withMaxHold(Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxHold");
 
-        DistributedLock lock = client.lock(name("input"));
+        DistributedLock lock = lock(client, name("input"));
         assertThatThrownBy(() -> lock.acquire(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait").hasMessageContaining("negative");
         assertThatThrownBy(() -> lock.acquire(Duration.ofDays(365))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait").hasMessageContaining("at most");
         assertThatThrownBy(() -> lock.acquire(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
@@ -445,13 +460,13 @@ public abstract class LockClientContract {
     @Test
     void closingTheClientEndsItsLeasesAndFreesTheirLocks() throws Exception {
         LockClient client = connect();
-        Lease lease = client.lock(name("close"), LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
+        Lease lease = lock(client, name("close"), LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
         client.close();
         assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains("closed");
         assertThat(lease.isValid()).isFalse();
         assertThat(lease.release()).as("a lease of a closed client").isEqualTo(ReleaseStatus.ALREADY_LOST);
         client.close();
-        try (Lease next = client().lock(name("close")).acquire(Duration.ofSeconds(2))) {
+        try (Lease next = lock(client(), name("close")).acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).as("taken at once, not after the 30 s ttl").isGreaterThan(lease.token());
         }
     }

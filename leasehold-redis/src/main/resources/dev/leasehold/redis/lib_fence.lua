@@ -1,0 +1,54 @@
+-- The fencing token sequence of a lock name, shared by every script that grants a lease (of any
+-- kind: mutex, fair lock, read and write lock, semaphore permit), so all leases of one name draw
+-- from one strictly increasing sequence. Scripts include it with the line
+--   -- #include lib_fence.lua
+-- which RedisScript.load replaces by this file.
+
+local FENCE_MAX = '9223372036854775807'
+
+-- What INCR advances exactly: a decimal without sign or leading zeros, at most 2^63 - 1. Digit
+-- strings of equal length compare like their numbers.
+local function fence_is_counter(value)
+  return (value == '0' or string.match(value, '^[1-9]%d*$') ~= nil)
+      and (#value < #FENCE_MAX or (#value == #FENCE_MAX and value <= FENCE_MAX))
+end
+
+-- Checks, before the caller writes anything, that a token can be issued from fence key `key`.
+-- Returns nil if so, else the error reply to return:
+--   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the fence key holds another type than a string;
+--   'LEASEHOLD_FENCE_INVALID <key>'        the fence is not a decimal counter in [0, 2^63 - 1];
+--   'LEASEHOLD_FENCE_EXHAUSTED <key>'      the fence is 2^63 - 1: no higher 64-bit token exists.
+local function fence_check(key)
+  local kind = redis.call('type', key)['ok']
+  if kind ~= 'none' and kind ~= 'string' then
+    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. kind .. ' ' .. key)
+  end
+  local last = redis.call('get', key)
+  if last and not fence_is_counter(last) then
+    return redis.error_reply('LEASEHOLD_FENCE_INVALID ' .. key)
+  end
+  if last == FENCE_MAX then
+    return redis.error_reply('LEASEHOLD_FENCE_EXHAUSTED ' .. key)
+  end
+  return nil
+end
+
+-- Issues the next token from fence key `key` (after fence_check passed) and keeps the key for
+-- `retention` ms. Returns it as a decimal string (a Lua number would round it above 2^53).
+-- The token is max(last + 1, server time in microseconds): it advances even after the fence key
+-- expired, as long as the server clock did not step back by more than the retention. Lua numbers
+-- are doubles, exact only below 2^53. micros is (until the year 2255), so comparing it with
+-- tonumber(last) decides rightly even for a larger counter, which INCR then advances exactly.
+local function fence_next(key, retention)
+  local last = redis.call('get', key)
+  local now = redis.call('time')
+  local micros = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  if last and tonumber(last) >= micros then
+    redis.call('incr', key)
+    redis.call('pexpire', key, retention)
+    return redis.call('get', key)
+  end
+  local token = string.format('%d', micros)
+  redis.call('set', key, token, 'PX', retention)
+  return token
+end
