@@ -211,6 +211,23 @@ class RedisScriptsTest {
     }
 
     @Test
+    void memberRenewalExtendsOnlyLiveMembersOfTheirOwnHolder() {
+        long now = System.currentTimeMillis();
+        server.command("ZADD", "members:a", Long.toString(now + 1_000), "holder-a");
+        server.command("ZADD", "members:a", Long.toString(now - 1_000), "holder-expired");
+        server.command("PEXPIRE", "members:a", "1000");
+        server.command("SET", "members:string", "holder-s");
+        List<Object> extended = scripts.renewMembers.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {"members:a", "members:a", "members:a", "members:string"},
+                "holder-a", "9000", "holder-expired", "9000", "holder-gone", "9000", "holder-s", "9000").join();
+        assertThat(extended).containsExactly(1L, 0L, 0L, 0L);
+        assertThat(Double.parseDouble((String) server.command("ZSCORE", "members:a", "holder-a")))
+                .isGreaterThan(now + 8_000.0);
+        assertThat((Long) server.command("PTTL", "members:a")).as("the set outlives its longest member").isGreaterThan(8_000L);
+        assertThat(server.command("ZSCORE", "members:a", "holder-gone")).isNull();
+    }
+
+    @Test
     void renewalsTreatAKeyOfAnotherTypeAsNotOursAndExtendTheRest() {
         server.command("SET", "batch:a", "holder-a", "PX", "1000");
         server.command("HSET", "batch:hash", "holder-b", "1");
