@@ -17,7 +17,8 @@ public final class Args {
     /**
      * Returns {@code name} if it is a usable lock name.
      *
-     * @throws IllegalArgumentException if it is null, empty, blank or longer than {@link #MAX_NAME_LENGTH}
+     * @throws IllegalArgumentException if it is null, empty, blank, longer than {@link #MAX_NAME_LENGTH}
+     *                                  or not well-formed UTF-16 (a lone surrogate)
      */
     public static String lockName(String name) {
         if (name == null) {
@@ -29,6 +30,20 @@ public final class Args {
         if (name.length() > MAX_NAME_LENGTH) {
             throw new IllegalArgumentException("lock name must be at most " + MAX_NAME_LENGTH
                     + " characters, got " + name.length());
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) && i + 1 < name.length()
+                    && Character.isLowSurrogate(name.charAt(i + 1));
+            if (paired) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                // A lone surrogate has no UTF-8 form: the client would send '?', and two different
+                // names would be one lock.
+                throw new IllegalArgumentException("lock name has a lone UTF-16 surrogate (\\u"
+                        + Integer.toHexString(c) + ") at index " + i + ", which no backend can store as"
+                        + " text; use well-formed Unicode");
+            }
         }
         return name;
     }

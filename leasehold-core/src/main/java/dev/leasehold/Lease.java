@@ -47,9 +47,11 @@ public interface Lease extends AutoCloseable {
 
     /**
      * Completes, with the reason, when the lease is lost: a renewal found another holder (or no
-     * key), or the local deadline passed without a successful renewal. It completes no later
-     * than the local deadline (plus scheduler latency). It never completes after a normal release.
-     * Callbacks run on the client's renewal thread: keep them short or hand off.
+     * key), the local deadline passed without a successful renewal, the backend reported it gone,
+     * or the client was closed. It completes no later than the local deadline (plus scheduler
+     * latency). It never completes after a normal release. Callbacks run on a shared pool thread
+     * ({@link java.util.concurrent.ForkJoinPool#commonPool()}), never on the client's I/O or
+     * renewal thread, so a callback that blocks delays no renewal; still, hand long work off.
      */
     CompletionStage<LeaseLostException> lost();
 

@@ -94,7 +94,7 @@ final class AcquireOperation {
             } else if (error != null) {
                 handedOut.completeExceptionally(error);
             } else if (!handedOut.complete(lease)) {
-                lease.releaseAsync();
+                lease.discard();
             }
         });
         handedOut.whenComplete((lease, error) -> {
@@ -173,10 +173,9 @@ final class AcquireOperation {
         recentStamps.record(sentAt);
         CompletableFuture<Attempt> call = protocol.tryAcquire(
                 new AcquireRequest(lock.name(), holder, lock.options().ttl(), subscribed != null, sentAt));
+        // If the operation ended meanwhile, its clean-up may have gone out before this send: the
+        // call is left to complete, and a grant it brings is released by deliver().
         inFlight.set(call);
-        if (result.isDone()) {
-            call.cancel(false);
-        }
         lock.timeouts().bound(call)
                 .whenComplete((outcome, error) -> {
                     inFlight.compareAndSet(call, null);
@@ -214,7 +213,7 @@ final class AcquireOperation {
 
     private void deliver(ManagedLease lease) {
         if (!result.complete(lease)) {
-            lease.releaseAsync();
+            lease.discard();
         }
     }
 
@@ -283,7 +282,20 @@ final class AcquireOperation {
         }
     }
 
-    /** Fails the operation (once) and cleans up; also used when the client closes. */
+    /**
+     * The client is closing: cleans up now, on the closing thread, while the connection is still
+     * open (an abandon deferred to the callback executor could find it closed), then fails the
+     * operation.
+     *
+     * @return completes when the clean-up is done
+     */
+    CompletableFuture<Void> abandonOnClose(LeaseholdException error) {
+        cleanup();
+        fail(error);
+        return cleanedUp;
+    }
+
+    /** Fails the operation (once) and cleans up. */
     void fail(LeaseholdException error) {
         if (blockingCaller) {
             if (result.completeExceptionally(error)) {

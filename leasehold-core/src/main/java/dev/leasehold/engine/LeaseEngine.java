@@ -7,6 +7,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.spi.LockProtocol;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -109,7 +110,8 @@ public final class LeaseEngine implements AutoCloseable {
      * lost ({@link dev.leasehold.Lease#lost()} completes with "the client was closed") and its key
      * is deleted by compare-and-delete, waiting at most the operation timeout, so other clients
      * take the lock at once instead of waiting for the ttl (as etcd and Curator free a session's
-     * locks when it closes). Acquisitions still waiting fail. A lease delivered while this runs is
+     * locks when it closes). Acquisitions still waiting fail, and what they may have taken is
+     * cleaned up before this returns (within the same bound). A lease delivered while this runs is
      * ended the same way.
      */
     @Override
@@ -118,13 +120,12 @@ public final class LeaseEngine implements AutoCloseable {
             return;
         }
         closed = true;
-        List<CompletableFuture<Void>> releases = Set.copyOf(held).stream()
-                .map(lease -> lease.releaseOnClose(CLOSED))
-                .toList();
+        List<CompletableFuture<Void>> endings = new ArrayList<>();
+        Set.copyOf(held).forEach(lease -> endings.add(lease.releaseOnClose(CLOSED)));
         LeaseholdException closing = new LeaseholdException("The lock client was closed while this acquire waited");
-        queues.all().forEach(operation -> operation.fail(closing));
+        queues.all().forEach(operation -> endings.add(operation.abandonOnClose(closing)));
         try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+            CompletableFuture.allOf(endings.toArray(CompletableFuture[]::new))
                     .get(settings.operationTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -39,6 +38,7 @@ final class ManagedLease implements Lease {
     private final AtomicReference<CompletableFuture<ReleaseStatus>> release = new AtomicReference<>();
     private final Consumer<ManagedLease> onEnd;
     private volatile ReleaseReport report;
+    private volatile boolean releasedWhileHeld;
 
     /**
      * A HELD lease whose local deadline is {@code sentAtNanos + ttl - drift}; call {@link #start()}
@@ -85,12 +85,9 @@ final class ManagedLease implements Lease {
         onEnd.accept(this);
         LeaseLostException cause = new LeaseLostException(lockName, token, reason);
         LOG.warn("Lease on lock '{}' (token {}) lost: {}", lockName, token, reason);
-        // Users' callbacks run on the scheduler thread, never on a client I/O thread.
-        try {
-            engine.scheduler().execute(() -> lost.complete(cause));
-        } catch (RejectedExecutionException closing) {
-            lost.complete(cause);
-        }
+        // Users' callbacks run on the callback executor: never on a client I/O thread, and never on
+        // the renewal thread, where a callback that blocks would stop every other lease's renewals.
+        engine.callbackExecutor().execute(() -> lost.complete(cause));
     }
 
     @Override
@@ -151,12 +148,26 @@ final class ManagedLease implements Lease {
      * {@link LeaseEngine#close()} already released what was held.
      */
     CompletableFuture<ReleaseStatus> releaseAsync() {
+        return release(false);
+    }
+
+    /**
+     * Releases a lease nobody will use: granted after its acquisition was given up. Its key may
+     * already be gone (the acquisition's clean-up deleted it), which is no news worth a warning.
+     */
+    void discard() {
+        release(true);
+    }
+
+    private CompletableFuture<ReleaseStatus> release(boolean quiet) {
         CompletableFuture<ReleaseStatus> mine = new CompletableFuture<>();
         if (!release.compareAndSet(null, mine)) {
             return release.get();
         }
         isValid();
-        boolean wasHeld = lifecycle.beginRelease();
+        // A retry after a failed release finds the lease RELEASING: it was still held all the same.
+        boolean wasHeld = lifecycle.beginRelease() || releasedWhileHeld;
+        releasedWhileHeld = wasHeld;
         renewal.stop();
         if (!wasHeld && engine.isClosed()) {
             mine.complete(ReleaseStatus.ALREADY_LOST);
@@ -178,7 +189,7 @@ final class ManagedLease implements Lease {
                     lifecycle.finishRelease();
                     ReleaseStatus status = outcome.released() && wasHeld ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
                     report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
-                    if (status == ReleaseStatus.ALREADY_LOST && wasHeld) {
+                    if (status == ReleaseStatus.ALREADY_LOST && wasHeld && !quiet) {
                         LOG.warn("Lease on lock '{}' (token {}) had already been lost when it was released",
                                 lockName, token);
                     }

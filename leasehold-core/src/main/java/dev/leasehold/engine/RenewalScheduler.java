@@ -116,11 +116,6 @@ final class RenewalScheduler implements AutoCloseable {
         used.forEach(protocol -> runIsolated(protocol::flushRenewals));
     }
 
-    /** Runs {@code task} on the scheduler thread as soon as possible. */
-    void execute(Runnable task) {
-        executor.execute(task);
-    }
-
     /** A future completed after {@code delayNanos}; cancelling it cancels the timer. */
     CompletableFuture<Void> delay(long delayNanos) {
         CompletableFuture<Void> timer = new CompletableFuture<>();
@@ -137,7 +132,7 @@ final class RenewalScheduler implements AutoCloseable {
 
     @Override
     public void close() {
-        // Queued immediate tasks (completions of lost() stages) still run; timers are dropped.
+        // Queued immediate tasks (a batch being drained) still run; timers are dropped.
         executor.shutdown();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);

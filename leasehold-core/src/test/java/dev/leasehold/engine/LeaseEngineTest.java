@@ -5,6 +5,8 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Attempt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +118,76 @@ class LeaseEngineTest {
         assertThat(lease.isValid()).isFalse();
         assertThat(lease.remaining()).isZero();
         assertThat(lease.lost().toCompletableFuture().get(1, TimeUnit.SECONDS).getMessage()).contains("deadline");
+    }
+
+    /** Failed before: lost() completed on the renewal thread, so a blocking callback stopped every renewal. */
+    @Test
+    void aBlockingLostCallbackDoesNotCostOtherLeasesTheirRenewals() throws Exception {
+        LockOptions shortTtl = LockOptions.watchdog(Duration.ofMillis(300));
+        Lease victim = engine.lock("victim", shortTtl, protocol).acquire(Duration.ofSeconds(1));
+        Lease bystander = engine.lock("bystander", shortTtl, protocol).acquire(Duration.ofSeconds(1));
+        victim.lost().thenRun(() -> sleep(1_000));
+        protocol.expire("victim");
+        protocol.grantTo("victim", "someone-else", LONG_TTL);
+        eventually(() -> !victim.isValid(), "the victim's renewal found another holder");
+        Thread.sleep(900);
+        assertThat(bystander.isValid()).as("an unrelated lease of the same client").isTrue();
+    }
+
+    /**
+     * Failed before: a cancel landing between the attempt's last check and its send ran the
+     * clean-up first, so the abandon went out before the acquire, whose grant was then dropped and
+     * stranded for the ttl.
+     */
+    @Test
+    void aCancelLandingJustBeforeTheSendLeavesNoKeyBehind() throws Exception {
+        AtomicReference<Runnable> beforeSend = new AtomicReference<>();
+        InMemoryLockProtocol hooked = new InMemoryLockProtocol() {
+            @Override
+            public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
+                Runnable hook = beforeSend.getAndSet(null);
+                if (hook != null) {
+                    hook.run();
+                }
+                CompletableFuture<Attempt> acted = super.tryAcquire(request);
+                CompletableFuture<Attempt> reply = new CompletableFuture<>();
+                CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS).execute(() -> acted.whenComplete(
+                        (attempt, error) -> {
+                            if (error != null) {
+                                reply.completeExceptionally(error);
+                            } else {
+                                reply.complete(attempt);
+                            }
+                        }));
+                return reply;
+            }
+        };
+        LockOptions options = LockOptions.watchdog(LONG_TTL);
+        Lease first = engine.lock("race", options, hooked).acquire(Duration.ZERO);
+        CompletableFuture<Lease> queued = engine.lock("race", options, hooked).acquireAsync(Duration.ofSeconds(5));
+        beforeSend.set(() -> {
+            Thread other = new Thread(() -> queued.cancel(false));
+            other.start();
+            try {
+                other.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        first.release();
+        assertThat(queued.isCancelled()).isTrue();
+        eventually(() -> hooked.holder("race").isEmpty(), "the late grant was released");
+        try (Lease next = engine.lock("race", options, hooked).acquire(Duration.ofSeconds(2))) {
+            assertThat(next.isValid()).isTrue();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     static void eventually(BooleanSupplier condition, String what) {

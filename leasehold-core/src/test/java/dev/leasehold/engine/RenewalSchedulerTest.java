@@ -43,7 +43,7 @@ class RenewalSchedulerTest {
         };
         CountDownLatch gate = new CountDownLatch(1);
         // Hold the scheduler thread so the three sends land in one batch.
-        scheduler.execute(() -> await(gate));
+        scheduler.schedule(() -> await(gate), 0);
         scheduler.batch(sent::incrementAndGet, protocol);
         scheduler.batch(() -> {
             throw new IllegalStateException("a broken send");

@@ -100,11 +100,18 @@ public final class RedisLockClient implements LockClient {
             long pttl = (Long) reply.get(1);
             String fence = (String) reply.get(2);
             String foreign = (String) reply.get(4);
+            OptionalLong lastToken = OptionalLong.empty();
+            Optional<String> foreignText = foreign.isEmpty() ? Optional.empty() : Optional.of(foreignKey(foreign));
+            try {
+                lastToken = fence.isEmpty() ? lastToken : OptionalLong.of(Long.parseLong(fence));
+            } catch (NumberFormatException notACounter) {
+                foreignText = Optional.of("key '" + keys.fence() + "' holds a value that is not a fencing counter (a"
+                        + " decimal up to 2^63 - 1); acquires of this lock fail until it is deleted");
+            }
             return new LockInfo(name,
                     holder.isEmpty() ? Optional.empty() : Optional.of(HolderIds.redact(holder)),
                     pttl >= 0 ? Optional.of(Duration.ofMillis(pttl)) : Optional.empty(),
-                    fence.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(fence)),
-                    (Long) reply.get(3), foreign.isEmpty() ? Optional.empty() : Optional.of(foreignKey(foreign)));
+                    lastToken, (Long) reply.get(3), foreignText);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);

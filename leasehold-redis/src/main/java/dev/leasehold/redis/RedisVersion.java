@@ -6,6 +6,8 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -15,8 +17,10 @@ import java.util.concurrent.TimeoutException;
  * write, which Redis allows only with script effects replication, the default from 5.0 on
  * (earlier servers refuse the write). Everything else they use ({@code SET NX PX}, {@code PTTL},
  * sorted sets, {@code TYPE}) is older.
+ *
+ * <p>Public so other Redis-based backends (leasehold-redlock) check each server the same way.
  */
-final class RedisVersion {
+public final class RedisVersion {
 
     static final int MINIMUM_MAJOR = 5;
 
@@ -24,34 +28,47 @@ final class RedisVersion {
     }
 
     /**
-     * Refuses a server older than {@link #MINIMUM_MAJOR}. A server that does not let this user run
-     * {@code INFO} (ACL, renamed command) is not refused: its version cannot be told, and an old one
-     * then fails on the first acquire with Redis's own error.
+     * Refuses a server older than {@link #MINIMUM_MAJOR}, waiting at most {@code timeout}. A server
+     * that does not let this user run {@code INFO} (ACL, renamed command) is not refused: its
+     * version cannot be told, and an old one then fails on the first acquire with Redis's own error.
      *
      * @throws LockUnavailableException if the server is too old or does not answer in time
      */
     static void require(StatefulRedisConnection<String, String> connection, String server, Duration timeout) {
-        String info;
         try {
-            info = connection.async().info("server").get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            check(connection, server).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RedisCommandExecutionException) {
-                return;
-            }
-            throw RedisErrors.translate(server, "connect", e);
+            throw RedisErrors.translate(server, "connect", e.getCause());
         } catch (TimeoutException e) {
             throw RedisErrors.translate(server, "connect", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw RedisErrors.translate(server, "connect", e);
         }
-        String found = tooOld(info);
-        if (found != null) {
-            throw new LockUnavailableException("Redis at " + server + ": connect failed: the server runs Redis "
-                    + found + ", and Leasehold needs Redis " + MINIMUM_MAJOR + ".0 or later (its scripts read the "
-                    + "server clock before writing, which older servers refuse); upgrade the server",
-                    new NodeFailure(server, NodeFailure.Kind.ERROR, null));
-        }
+    }
+
+    /**
+     * {@link #require} without blocking: completes when the server is recent enough (or its version
+     * cannot be read), or exceptionally with a {@link LockUnavailableException} naming the version.
+     */
+    public static CompletableFuture<Void> check(StatefulRedisConnection<String, String> connection, String server) {
+        return connection.async().info("server").toCompletableFuture().handle((info, error) -> {
+            if (error != null) {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                if (cause instanceof RedisCommandExecutionException) {
+                    return null;
+                }
+                throw RedisErrors.translate(server, "connect", cause);
+            }
+            String found = tooOld(info);
+            if (found != null) {
+                throw new LockUnavailableException("Redis at " + server + ": connect failed: the server runs Redis "
+                        + found + ", and Leasehold needs Redis " + MINIMUM_MAJOR + ".0 or later (its scripts read the "
+                        + "server clock before writing, which older servers refuse); upgrade the server",
+                        new NodeFailure(server, NodeFailure.Kind.ERROR, null));
+            }
+            return null;
+        });
     }
 
     /**

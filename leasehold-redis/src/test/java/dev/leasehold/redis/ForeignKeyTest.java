@@ -88,4 +88,17 @@ class ForeignKeyTest {
         server.command("DEL", "foreign:inspect");
         assertThat(client.inspect("foreign:inspect").foreign()).isEmpty();
     }
+
+    /** Failed before: a fence that is not a counter made inspect() throw NumberFormatException. */
+    @Test
+    void inspectReportsAFenceThatIsNotACounter() {
+        LockKeys keys = LockKeys.of("foreign:fence");
+        server.command("SET", keys.fence(), "not-a-number");
+        LockInfo info = client.inspect("foreign:fence");
+        assertThat(info.lastToken()).isEmpty();
+        assertThat(info.foreign()).hasValueSatisfying(text -> assertThat(text).contains(keys.fence()).contains("counter"));
+        server.command("SET", keys.fence(), "99999999999999999999");
+        assertThat(client.inspect("foreign:fence").foreign()).isPresent();
+        server.command("DEL", keys.fence());
+    }
 }

@@ -161,7 +161,7 @@ final class AcquireRound {
             if (answer instanceof NodeAnswer.Held) {
                 continue;
             }
-            CompletableFuture<Boolean> release = nodes.get(i).releaseEventually(keys, holder, nodeTimeout, giveUpAtNanos);
+            CompletableFuture<Boolean> release = nodes.get(i).releaseEventually(keys, holder, null, nodeTimeout, giveUpAtNanos);
             if (answer instanceof NodeAnswer.Granted) {
                 awaited.add(release.exceptionally(error -> false));
             }

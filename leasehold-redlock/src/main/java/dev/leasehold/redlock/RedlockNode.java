@@ -7,6 +7,7 @@ import dev.leasehold.redis.LettuceConnections;
 import dev.leasehold.redis.LockKeys;
 import dev.leasehold.redis.RedisEndpoint;
 import dev.leasehold.redis.RedisErrors;
+import dev.leasehold.redis.RedisVersion;
 import dev.leasehold.redis.ReleaseChannels;
 import dev.leasehold.spi.ReleaseSignal;
 import io.lettuce.core.RedisClient;
@@ -17,6 +18,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -115,12 +117,13 @@ final class RedlockNode implements AutoCloseable {
      *
      * @return the first try's answer; the retries run in the background
      */
-    CompletableFuture<Boolean> releaseEventually(LockKeys keys, String holder, Duration timeout, long giveUpAtNanos) {
-        CompletableFuture<Boolean> first = release(keys, holder, null, timeout);
+    CompletableFuture<Boolean> releaseEventually(LockKeys keys, String holder, String waiter, Duration timeout,
+                                                 long giveUpAtNanos) {
+        CompletableFuture<Boolean> first = release(keys, holder, waiter, timeout);
         first.whenComplete((released, error) -> {
             if (error != null && !closed && System.nanoTime() + CLEANUP_RETRY.toNanos() - giveUpAtNanos < 0) {
                 CompletableFuture.delayedExecutor(CLEANUP_RETRY.toNanos(), TimeUnit.NANOSECONDS)
-                        .execute(() -> releaseEventually(keys, holder, timeout, giveUpAtNanos));
+                        .execute(() -> releaseEventually(keys, holder, waiter, timeout, giveUpAtNanos));
             }
         });
         return first;
@@ -172,7 +175,14 @@ final class RedlockNode implements AutoCloseable {
             opening.completeExceptionally(new IllegalStateException("the Redlock client is closed"));
             return;
         }
-        LettuceConnections.connect(client, endpoint).whenComplete((opened, error) -> {
+        LettuceConnections.connect(client, endpoint).thenCompose(opened -> RedisVersion.check(opened, describe())
+                .handle((recentEnough, tooOld) -> {
+                    if (tooOld != null) {
+                        opened.closeAsync();
+                        throw tooOld instanceof CompletionException wrapped ? wrapped : new CompletionException(tooOld);
+                    }
+                    return opened;
+                })).whenComplete((opened, error) -> {
             if (error != null) {
                 opening.completeExceptionally(error);
             } else if (closed) {

@@ -79,7 +79,8 @@ final class RedlockProtocol implements LockProtocol {
                 if (!attempt.complete(Attempt.acquired(won.token()))) {
                     // The engine gave up on this attempt while the round ran, and its clean-up may
                     // have reached some node before this round's acquire did.
-                    release(keys.lock(), holder);
+                    long giveUpAt = System.nanoTime() + ttl.toNanos();
+                    nodes.forEach(node -> node.releaseEventually(keys, holder, null, settings.nodeTimeoutWithoutTtl(), giveUpAt));
                 }
                 return;
             }
@@ -148,13 +149,16 @@ final class RedlockProtocol implements LockProtocol {
 
     /**
      * Releases on every node and forgets the waiter. Succeeds once a majority answered: whatever a
-     * late round left on the others is a minority, which can never count as a lease, and expires
-     * by its ttl.
+     * late round left on the others is a minority, which can never count as a lease; their release
+     * is retried in the background until it gets through or a ttl has passed
+     * ({@link RedlockNode#releaseEventually}) for as long as the default ttl (the SPI does not pass
+     * the acquisition's ttl here), so the lock keeps its tolerance of failed nodes.
      */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         LockKeys keys = LockKeys.of(name);
-        return vote(node -> node.release(keys, holder, holder, settings.nodeTimeoutWithoutTtl())).settled()
+        long giveUpAt = System.nanoTime() + LockOptions.DEFAULT_TTL.toNanos();
+        return vote(node -> node.releaseEventually(keys, holder, holder, settings.nodeTimeoutWithoutTtl(), giveUpAt)).settled()
                 .thenCompose(result -> {
                     List<NodeFailure> errors = result.failures().stream()
                             .filter(failure -> failure.kind() != NodeFailure.Kind.HELD_BY_OTHER).toList();

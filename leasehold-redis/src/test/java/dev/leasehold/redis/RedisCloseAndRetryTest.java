@@ -1,0 +1,85 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.testkit.fault.FaultProxy;
+import dev.leasehold.testkit.server.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Closing a client with work on the wire, and retrying a release that failed. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RedisCloseAndRetryTest {
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    /**
+     * Failed before (2 of 20 keys stranded for 30 s): close() failed waiting acquisitions on
+     * another thread, whose clean-up then found the connection closed.
+     */
+    @Test
+    void closingWithAnAcquireOnTheWireLeavesNoKey() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            String name = "close-in-flight:" + i;
+            RedisLockClient client = RedisLocks.connect(server.uri());
+            client.lock("close-in-flight:warm-up").acquire(Duration.ZERO).release();
+            CompletableFuture<Lease> pending = client.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
+                    .acquireAsync(Duration.ofSeconds(5));
+            client.close();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (!pending.isDone() && System.nanoTime() < until) {
+                Thread.sleep(5);
+            }
+            assertThat(pending).isDone();
+            assertThat(server.command("EXISTS", name)).as("key of '%s' after close()", name).isEqualTo(0L);
+        }
+    }
+
+    /** Failed before: the retry deleted the still-held key but reported ALREADY_LOST. */
+    @Test
+    void aReleaseRetriedAfterAFailureReportsReleased() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(server.host(), server.port());
+             RedisLockClient client = RedisLocks.builder().uri("redis://" + proxy.host() + ":" + proxy.port())
+                     .operationTimeout(Duration.ofMillis(500)).connect()) {
+            Lease lease = client.lock("retried-release", LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ZERO);
+            proxy.blackhole();
+            assertThatThrownBy(lease::release).isInstanceOf(LockUnavailableException.class);
+            proxy.cutAll();
+            proxy.pass();
+            assertThat(server.command("EXISTS", "retried-release")).as("still held on the server").isEqualTo(1L);
+            ReleaseStatus status = null;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (status == null) {
+                try {
+                    status = lease.release();
+                } catch (LockUnavailableException stillReconnecting) {
+                    assertThat(System.nanoTime()).as("reconnected in time").isLessThan(until);
+                    Thread.sleep(100);
+                }
+            }
+            assertThat(server.command("EXISTS", "retried-release")).isEqualTo(0L);
+            assertThat(status).isEqualTo(ReleaseStatus.RELEASED);
+        }
+    }
+}
