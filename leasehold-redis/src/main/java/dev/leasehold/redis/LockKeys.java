@@ -128,12 +128,4 @@ public record LockKeys(String lock, String fence, String waiters, String channel
     private String prefix() {
         return fence.substring(0, fence.length() - FENCE.length());
     }
-
-    String[] forAcquire() {
-        return new String[] {lock, fence, waiters};
-    }
-
-    String[] forRelease() {
-        return new String[] {lock, waiters};
-    }
 }

@@ -1,13 +1,10 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.Args;
 import dev.leasehold.LockUnavailableException;
-import dev.leasehold.engine.LeaseEngine;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -51,16 +48,17 @@ public final class RedisLocks {
     }
 
     /** Builds a {@link RedisLockClient}; each setter validates its argument at once. */
-    public static final class Builder {
+    public static final class Builder extends RedisClientBuilder<Builder> {
 
         private RedisEndpoint endpoint;
         private RedisClient existingClient;
-        private Path trustedCertificate;
-        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
-        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
-        private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /** The server, as {@code redis://} or {@code rediss://} URI. */
@@ -88,40 +86,6 @@ public final class RedisLocks {
             return this;
         }
 
-        /** A PEM file of CA certificates to trust for {@code rediss://}, e.g. a private CA. */
-        public Builder trustedCertificate(Path pemFile) {
-            this.trustedCertificate = LettuceConnections.trustedCertificate(pemFile);
-            return this;
-        }
-
-        /**
-         * Bound on every single server call (default 3 s): an acquire returns or throws within its
-         * wait plus this; a dead server is reported after at most this.
-         */
-        public Builder operationTimeout(Duration timeout) {
-            this.operationTimeout = Args.within("operationTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * Longest a waiter sleeps between attempts when no release notification arrives (default
-         * 1 s, jittered down to half): what a lost notification costs at most.
-         */
-        public Builder maxRecheck(Duration maxRecheck) {
-            this.maxRecheck = Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * How long the fence key outlives the lock's last acquisition (default 10 min). Tokens are
-         * {@code max(last + 1, server time in µs)}, so after the fence key expired they still grow,
-         * unless the server clock stepped back by more than this.
-         */
-        public Builder fenceRetention(Duration retention) {
-            this.fenceRetention = Args.within("fenceRetention", retention, Duration.ofSeconds(1), Duration.ofDays(30));
-            return this;
-        }
-
         /**
          * Connects and checks the server answers, accepts the credentials, and runs Redis 5.0 or
          * later (checked with {@code INFO server} when the user may run it).
@@ -137,8 +101,9 @@ public final class RedisLocks {
             }
             boolean ownsClient = existingClient == null;
             RedisClient client = ownsClient ? RedisClient.create() : existingClient;
+            Duration operationTimeout = operationTimeout();
             if (ownsClient) {
-                client.setOptions(LettuceConnections.clientOptions(operationTimeout, trustedCertificate));
+                client.setOptions(LettuceConnections.clientOptions(operationTimeout, trustedCertificate()));
             }
             RedisEndpoint bounded = endpoint.withHandshakeTimeout(operationTimeout);
             try {
@@ -150,7 +115,7 @@ public final class RedisLocks {
                     throw e;
                 }
                 return new RedisLockClient(bounded, client, ownsClient, connection, new RedisScripts(),
-                        new LeaseEngine.Settings(operationTimeout, maxRecheck), fenceRetention);
+                        engineSettings(), fenceRetention());
             } catch (RuntimeException e) {
                 if (ownsClient) {
                     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -5,11 +5,9 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,11 +21,11 @@ final class RedisMutexProtocol implements LockProtocol {
     private final RedisAsyncCommands<String, String> commands;
     private final RenewalBatch renewals;
     private final Duration commandTimeout;
-    private final RedisScripts scripts;
+    private final MutexScripts mutex;
     private final ReleaseChannels channels;
     private final String server;
-    private final String fenceRetentionMillis;
-    private final String waiterRegistrationMillis;
+    private final Duration fenceRetention;
+    private final Duration waiterRegistration;
 
     RedisMutexProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
                        String server, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
@@ -35,11 +33,11 @@ final class RedisMutexProtocol implements LockProtocol {
         this.commandTimeout = commandTimeout;
         this.renewals = new RenewalBatch(commands, scripts.renewBatch,
                 error -> RedisErrors.translate(server, "the renewal", error));
-        this.scripts = scripts;
+        this.mutex = scripts.mutex;
         this.channels = channels;
         this.server = server;
-        this.fenceRetentionMillis = Long.toString(fenceRetention.toMillis());
-        this.waiterRegistrationMillis = Long.toString(waiterRegistration.toMillis());
+        this.fenceRetention = fenceRetention;
+        this.waiterRegistration = waiterRegistration;
     }
 
     @Override
@@ -55,11 +53,10 @@ final class RedisMutexProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
-        LockKeys keys = LockKeys.of(request.name());
-        CompletableFuture<List<Object>> reply = scripts.acquire.run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
-                request.holder(), Long.toString(request.ttl().toMillis()), fenceRetentionMillis,
-                request.subscribed() ? request.holder() : "", waiterRegistrationMillis);
-        return translated(reply, "the acquire of '" + request.name() + "'").thenApply(RedisMutexProtocol::toAttempt);
+        CompletableFuture<MutexScripts.Answer> reply = mutex.acquire(commands, LockKeys.of(request.name()),
+                request.holder(), request.ttl(), fenceRetention, request.subscribed() ? request.holder() : null,
+                waiterRegistration);
+        return translated(reply, "the acquire of '" + request.name() + "'").thenApply(MutexScripts.Answer::toAttempt);
     }
 
     /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */
@@ -75,7 +72,7 @@ final class RedisMutexProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
-        return releaseScript(name, holder, "").thenApply(released -> ReleaseOutcome.single(released == 1L));
+        return releaseScript(name, holder, null).thenApply(ReleaseOutcome::single);
     }
 
     @Override
@@ -93,24 +90,12 @@ final class RedisMutexProtocol implements LockProtocol {
         return channels.subscribeIfActive(LockKeys.of(name).channel(), holder);
     }
 
-    private CompletableFuture<Long> releaseScript(String name, String holder, String waiter) {
-        LockKeys keys = LockKeys.of(name);
-        CompletableFuture<Long> reply = scripts.release.run(commands, ScriptOutputType.INTEGER, keys.forRelease(),
-                holder, waiter, keys.channel());
-        return translated(reply, "the release of '" + name + "'");
+    private CompletableFuture<Boolean> releaseScript(String name, String holder, String waiter) {
+        return translated(mutex.release(commands, LockKeys.of(name), holder, waiter), "the release of '" + name + "'");
     }
 
     private <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String operation) {
         return reply.exceptionallyCompose(error ->
                 CompletableFuture.failedFuture(RedisErrors.translate(server, operation, error)));
-    }
-
-    private static Attempt toAttempt(List<Object> reply) {
-        if ((Long) reply.get(0) == 1L) {
-            // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
-            return Attempt.acquired(Long.parseLong((String) reply.get(1)));
-        }
-        long pttl = (Long) reply.get(1);
-        return Attempt.held(pttl >= 0 ? Duration.ofMillis(pttl) : null);
     }
 }

@@ -2,14 +2,13 @@ package dev.leasehold.redis;
 
 /**
  * The scripts of the Redis lock kinds, each kept in its own {@code .lua} resource beside this
- * class. ({@code renew.lua}, one lease at a time, is a Redlock node's renewal; the single-server
- * watchdog renews in batches: {@code renew_batch.lua} for leases held as a key,
- * {@code renew_members.lua} for leases held as a sorted-set member.)
+ * class: the mutex's in {@link MutexScripts}, the others here. The single-server watchdog renews
+ * in batches: {@code renew_batch.lua} for leases held as a key, {@code renew_members.lua} for
+ * leases held as a sorted-set member.
  */
 final class RedisScripts {
 
-    final RedisScript acquire = RedisScript.load("acquire.lua");
-    final RedisScript release = RedisScript.load("release.lua");
+    final MutexScripts mutex = new MutexScripts();
     final RedisScript renewBatch = RedisScript.load("renew_batch.lua");
     final RedisScript renewMembers = RedisScript.load("renew_members.lua");
     final RedisScript inspect = RedisScript.load("inspect.lua");

@@ -25,6 +25,9 @@ class RedisScriptsTest {
     private static RedisAsyncCommands<String, String> commands;
     /** One lease at a time: a Redlock node's renewal. */
     private static final RedisScript RENEW = RedisScript.load("renew.lua");
+    /** The mutex's scripts, called raw to see their exact replies. */
+    private static final RedisScript ACQUIRE = RedisScript.load("acquire.lua");
+    private static final RedisScript RELEASE = RedisScript.load("release.lua");
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("script:lock");
 
@@ -53,12 +56,13 @@ class RedisScriptsTest {
     }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter, long registrationMillis) {
-        return scripts.acquire.<List<Object>>run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
+        return ACQUIRE.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.waiters()},
                 holder, Long.toString(ttlMillis), "60000", waiter, Long.toString(registrationMillis)).join();
     }
 
     private long release(String holder, String waiter) {
-        return scripts.release.<Long>run(commands, ScriptOutputType.INTEGER, keys.forRelease(),
+        return RELEASE.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
                 holder, waiter, keys.channel()).join();
     }
 

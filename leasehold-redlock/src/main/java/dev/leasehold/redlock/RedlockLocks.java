@@ -2,12 +2,10 @@ package dev.leasehold.redlock;
 
 import dev.leasehold.Args;
 import dev.leasehold.LockUnavailableException;
-import dev.leasehold.engine.LeaseEngine;
-import dev.leasehold.redis.LettuceConnections;
+import dev.leasehold.redis.RedisClientBuilder;
 import dev.leasehold.redis.RedisEndpoint;
 import dev.leasehold.redis.RedisLocks;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -63,19 +61,20 @@ public final class RedlockLocks {
     }
 
     /** Builds a {@link RedlockLockClient}; each setter validates its argument at once. */
-    public static final class Builder {
+    public static final class Builder extends RedisClientBuilder<Builder> {
 
         private List<RedisEndpoint> endpoints;
         private Duration nodeTimeout;
         private int retryCount = DEFAULT_RETRY_COUNT;
         private Duration retryDelay = DEFAULT_RETRY_DELAY;
         private Duration retryJitter = DEFAULT_RETRY_JITTER;
-        private Path trustedCertificate;
-        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
-        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
-        private Duration fenceRetention = RedisLocks.DEFAULT_FENCE_RETENTION;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -146,46 +145,6 @@ public final class RedlockLocks {
             return this;
         }
 
-        /** A PEM file of CA certificates to trust for {@code rediss://} nodes, e.g. a private CA. */
-        public Builder trustedCertificate(Path pemFile) {
-            this.trustedCertificate = LettuceConnections.trustedCertificate(pemFile);
-            return this;
-        }
-
-        /**
-         * Bound on one whole attempt, renewal or release (default 3 s), and on connecting: an
-         * acquire returns or throws within its wait plus this.
-         *
-         * @throws IllegalArgumentException if outside [1 ms, 5 min]
-         */
-        public Builder operationTimeout(Duration timeout) {
-            this.operationTimeout = Args.within("operationTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * Longest a waiter sleeps between attempts when no release notification arrives (default
-         * 1 s, jittered down to half).
-         *
-         * @throws IllegalArgumentException if outside [1 ms, 5 min]
-         */
-        public Builder maxRecheck(Duration maxRecheck) {
-            this.maxRecheck = Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * How long each node keeps its fencing counter after its last write (default 10 min).
-         * Counters are {@code max(last + 1, node time in µs)}, so once a counter expired tokens
-         * still grow, unless node clocks differ, or step back, by more than this.
-         *
-         * @throws IllegalArgumentException if outside [1 s, 30 days]
-         */
-        public Builder fenceRetention(Duration retention) {
-            this.fenceRetention = Args.within("fenceRetention", retention, Duration.ofSeconds(1), Duration.ofDays(30));
-            return this;
-        }
-
         /**
          * Connects to every node and checks a majority answers (and that none rejects the credentials).
          *
@@ -198,16 +157,17 @@ public final class RedlockLocks {
             if (endpoints == null) {
                 throw new IllegalStateException("no Redis URIs given; call uris(\"redis://host1:6379\", ...) first");
             }
+            Duration operationTimeout = operationTimeout();
             Duration maxNodeTimeout = operationTimeout.dividedBy(3);
             if (nodeTimeout != null && nodeTimeout.compareTo(maxNodeTimeout) > 0) {
                 throw new IllegalArgumentException("nodeTimeout must be at most a third of operationTimeout ("
                         + maxNodeTimeout + "), got " + nodeTimeout + ", so one round fits in one attempt");
             }
             RedlockSettings settings = new RedlockSettings(nodeTimeout, retryCount, retryDelay, retryJitter,
-                    fenceRetention, new LeaseEngine.Settings(operationTimeout, maxRecheck));
+                    fenceRetention(), engineSettings());
             List<RedisEndpoint> bounded = endpoints.stream()
                     .map(endpoint -> endpoint.withHandshakeTimeout(operationTimeout)).toList();
-            return RedlockLockClient.open(bounded, settings, trustedCertificate);
+            return RedlockLockClient.open(bounded, settings, trustedCertificate());
         }
     }
 }

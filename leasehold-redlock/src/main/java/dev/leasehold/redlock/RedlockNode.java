@@ -5,6 +5,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.redis.LettuceConnections;
 import dev.leasehold.redis.LockKeys;
+import dev.leasehold.redis.MutexScripts;
 import dev.leasehold.redis.RedisEndpoint;
 import dev.leasehold.redis.RedisErrors;
 import dev.leasehold.redis.RedisVersion;
@@ -16,7 +17,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -69,15 +69,12 @@ final class RedlockNode implements AutoCloseable {
     /** Runs acquire.lua: the lock key for {@code holder} plus this node's advanced counter, or the holder's pttl. */
     CompletableFuture<NodeAnswer> acquire(LockKeys keys, String holder, Duration ttl, String waiter,
                                           RedlockSettings settings, Duration timeout) {
-        CompletableFuture<List<Object>> reply = commands().thenCompose(commands -> scripts.acquire.run(commands,
-                ScriptOutputType.MULTI, new String[] {keys.lock(), keys.fence(), keys.waiters()},
-                holder, millis(ttl), millis(settings.fenceRetention()), waiter == null ? "" : waiter,
-                millis(settings.waiterRegistration())));
-        return bounded(reply, timeout, "the acquire of '" + keys.lock() + "'").thenApply(values ->
-                (Long) values.get(0) == 1L
-                        // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
-                        ? new NodeAnswer.Granted(Long.parseLong((String) values.get(1)))
-                        : new NodeAnswer.Held((Long) values.get(1)));
+        CompletableFuture<MutexScripts.Answer> reply = commands().thenCompose(commands -> scripts.mutex.acquire(commands,
+                keys, holder, ttl, settings.fenceRetention(), waiter, settings.waiterRegistration()));
+        return bounded(reply, timeout, "the acquire of '" + keys.lock() + "'").thenApply(answer ->
+                answer instanceof MutexScripts.Answer.Granted granted
+                        ? new NodeAnswer.Granted(granted.token())
+                        : new NodeAnswer.Held(((MutexScripts.Answer.Held) answer).pttlMillis()));
     }
 
     /** Runs fence.lua: raises this node's counter to at least {@code token}. */
@@ -90,22 +87,19 @@ final class RedlockNode implements AutoCloseable {
 
     /** Runs renew.lua: true if the key was still ours here and now lives for {@code ttl}. */
     CompletableFuture<Boolean> renew(LockKeys keys, String holder, Duration ttl, Duration timeout) {
-        CompletableFuture<Long> reply = commands().thenCompose(commands -> scripts.renew.run(commands,
-                ScriptOutputType.INTEGER, new String[] {keys.lock()}, holder, millis(ttl)));
-        return bounded(reply, timeout, "the renewal of '" + keys.lock() + "'").thenApply(extended -> extended == 1L);
+        return bounded(commands().thenCompose(commands -> scripts.mutex.renew(commands, keys, holder, ttl)),
+                timeout, "the renewal of '" + keys.lock() + "'");
     }
 
     /**
      * Runs release.lua: deletes the key if it is ours, forgets {@code waiter} (may be {@code null})
-     * and wakes the waiters registered here.
+     * and wakes a waiter registered here.
      *
      * @return true if the key was ours here
      */
     CompletableFuture<Boolean> release(LockKeys keys, String holder, String waiter, Duration timeout) {
-        CompletableFuture<Long> reply = commands().thenCompose(commands -> scripts.release.run(commands,
-                ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
-                holder, waiter == null ? "" : waiter, keys.channel()));
-        return bounded(reply, timeout, "the release of '" + keys.lock() + "'").thenApply(released -> released == 1L);
+        return bounded(commands().thenCompose(commands -> scripts.mutex.release(commands, keys, holder, waiter)),
+                timeout, "the release of '" + keys.lock() + "'");
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.leasehold.redlock;
 
+import dev.leasehold.redis.MutexScripts;
 import dev.leasehold.redis.RedisScript;
 
 /**
@@ -12,8 +13,6 @@ import dev.leasehold.redis.RedisScript;
  */
 final class RedlockScripts {
 
-    final RedisScript acquire = RedisScript.load("/dev/leasehold/redis/acquire.lua");
+    final MutexScripts mutex = new MutexScripts();
     final RedisScript fence = RedisScript.load("/dev/leasehold/redlock/fence.lua");
-    final RedisScript renew = RedisScript.load("/dev/leasehold/redis/renew.lua");
-    final RedisScript release = RedisScript.load("/dev/leasehold/redis/release.lua");
 }

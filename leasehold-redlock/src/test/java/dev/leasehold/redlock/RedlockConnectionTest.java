@@ -4,7 +4,6 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.testkit.server.RedisBinary;
-import dev.leasehold.testkit.server.RedisServer;
 import dev.leasehold.testkit.server.TlsMaterial;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;

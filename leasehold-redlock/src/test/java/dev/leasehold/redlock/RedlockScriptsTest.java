@@ -1,6 +1,7 @@
 package dev.leasehold.redlock;
 
 import dev.leasehold.redis.LockKeys;
+import dev.leasehold.redis.RedisScript;
 import dev.leasehold.testkit.server.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -27,6 +28,10 @@ class RedlockScriptsTest {
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
     private final RedlockScripts scripts = new RedlockScripts();
+    /** The single-server scripts a node runs, called raw to see their exact replies. */
+    private static final RedisScript ACQUIRE = RedisScript.load("/dev/leasehold/redis/acquire.lua");
+    private static final RedisScript RENEW = RedisScript.load("/dev/leasehold/redis/renew.lua");
+    private static final RedisScript RELEASE = RedisScript.load("/dev/leasehold/redis/release.lua");
     private final LockKeys keys = LockKeys.of("script:lock");
 
     @BeforeAll
@@ -50,7 +55,7 @@ class RedlockScriptsTest {
     }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
-        return scripts.acquire.<List<Object>>run(commands, ScriptOutputType.MULTI,
+        return ACQUIRE.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()},
                 holder, Long.toString(ttlMillis), "60000", waiter, "5000").join();
     }
@@ -68,12 +73,12 @@ class RedlockScriptsTest {
     }
 
     private long renew(String holder, long ttlMillis) {
-        return scripts.renew.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()},
+        return RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()},
                 holder, Long.toString(ttlMillis)).join();
     }
 
     private long release(String holder, String waiter) {
-        return scripts.release.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
+        return RELEASE.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
                 holder, waiter, keys.channel()).join();
     }
 

@@ -1,0 +1,90 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.spi.Attempt;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The exclusive lock's scripts on one server ({@code acquire.lua}, {@code release.lua},
+ * {@code renew.lua}) and the one place that knows their keys, their argument order and their
+ * replies. The single-server mutex and each Redlock node call them here, so the two cannot drift
+ * apart and a single-server client and a Redlock client exclude each other on a shared server.
+ *
+ * <p>Public so other Redis-based backends (leasehold-redlock) use it; not meant for applications.
+ */
+public final class MutexScripts {
+
+    private final RedisScript acquire = RedisScript.load("acquire.lua");
+    private final RedisScript release = RedisScript.load("release.lua");
+    private final RedisScript renew = RedisScript.load("renew.lua");
+
+    /** What one server answered to an acquire. */
+    public sealed interface Answer {
+
+        /** Granted, with this server's token (exact: read from a decimal string). */
+        record Granted(long token) implements Answer {
+        }
+
+        /** Held by another holder whose key lives {@code pttlMillis} more (negative: no TTL or no key). */
+        record Held(long pttlMillis) implements Answer {
+        }
+
+        /** The engine's view of this answer. */
+        default Attempt toAttempt() {
+            if (this instanceof Granted granted) {
+                return Attempt.acquired(granted.token());
+            }
+            long pttl = ((Held) this).pttlMillis();
+            return Attempt.held(pttl >= 0 ? Duration.ofMillis(pttl) : null);
+        }
+    }
+
+    /**
+     * Runs {@code acquire.lua}: takes {@code keys.lock()} for {@code holder} with a new token, or
+     * registers {@code waiter} (when not null) and reports the holder's remaining ttl.
+     */
+    public CompletableFuture<Answer> acquire(RedisAsyncCommands<String, String> commands, LockKeys keys, String holder,
+                                             Duration ttl, Duration fenceRetention, String waiter,
+                                             Duration waiterRegistration) {
+        CompletableFuture<List<Object>> reply = acquire.run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.waiters()},
+                holder, millis(ttl), millis(fenceRetention), waiter == null ? "" : waiter, millis(waiterRegistration));
+        return reply.thenApply(values -> (Long) values.get(0) == 1L
+                // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
+                ? new Answer.Granted(Long.parseLong((String) values.get(1)))
+                : new Answer.Held((Long) values.get(1)));
+    }
+
+    /**
+     * Runs {@code release.lua}: deletes the key if {@code holder} owns it, forgets {@code waiter}
+     * (when not null) and wakes one registered waiter.
+     *
+     * @return true if the key was the holder's
+     */
+    public CompletableFuture<Boolean> release(RedisAsyncCommands<String, String> commands, LockKeys keys, String holder,
+                                              String waiter) {
+        CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER,
+                new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel());
+        return reply.thenApply(released -> released == 1L);
+    }
+
+    /**
+     * Runs {@code renew.lua}: extends the key to {@code ttl} if {@code holder} still owns it.
+     *
+     * @return true if extended
+     */
+    public CompletableFuture<Boolean> renew(RedisAsyncCommands<String, String> commands, LockKeys keys, String holder,
+                                            Duration ttl) {
+        CompletableFuture<Long> reply = renew.run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()},
+                holder, millis(ttl));
+        return reply.thenApply(extended -> extended == 1L);
+    }
+
+    private static String millis(Duration duration) {
+        return Long.toString(duration.toMillis());
+    }
+}
