@@ -97,7 +97,8 @@ public final class RedisLockClient implements LockClient {
      * id -> lease expiry), which a plain mutex does not look at: do not mix the read lock and the
      * plain mutex on one name. A crashed reader blocks writers until its lease expires (at most
      * its ttl); a crashed waiting writer blocks new readers until its registration expires (a few
-     * re-check periods plus the operation timeout).
+     * re-check periods plus the operation timeout). Writers are preferred: while writers keep
+     * coming back to back, readers wait (the price of never starving a writer).
      *
      * <p>A read lease is never upgraded: see {@link ReadWriteLockPair} for the blocking acquires
      * that are refused with an {@link IllegalStateException} rather than left to wait for their
