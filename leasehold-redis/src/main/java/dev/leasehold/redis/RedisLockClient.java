@@ -2,10 +2,12 @@ package dev.leasehold.redis;
 
 import dev.leasehold.Args;
 import dev.leasehold.DistributedLock;
+import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.HolderIds;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.engine.ReadWriteLockPair;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -45,6 +47,8 @@ public final class RedisLockClient implements LockClient {
     private final RedisScripts scripts;
     private final LeaseEngine engine;
     private final RedisMutexProtocol mutex;
+    private final RedisReadProtocol readers;
+    private final RedisWriteProtocol writers;
     private final Duration operationTimeout;
     private volatile boolean closed;
 
@@ -65,6 +69,10 @@ public final class RedisLockClient implements LockClient {
         this.mutex = new RedisMutexProtocol(connection.async(), scripts, channels,
                 endpoint.describe(), fenceRetention, waiterRegistration,
                 ownsClient ? settings.operationTimeout() : null);
+        this.readers = new RedisReadProtocol(connection.async(), scripts, channels, endpoint.describe(),
+                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
+        this.writers = new RedisWriteProtocol(connection.async(), scripts, channels, endpoint.describe(),
+                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
     }
 
     @Override
@@ -76,6 +84,33 @@ public final class RedisLockClient implements LockClient {
     public DistributedLock lock(String name, LockOptions options) {
         LockKeys.of(Args.lockName(name));
         return engine.lock(name, options, mutex);
+    }
+
+    /**
+     * The read-write lock {@code name}: many readers or one writer, and a waiting writer keeps new
+     * readers out, so a stream of readers never starves it. Every lease of either lock is renewed,
+     * lost and released like a mutex lease and carries a token from the name's one sequence, so a
+     * writer's token exceeds every token issued before it, readers' included.
+     *
+     * <p>On the server the writer holds the lock key itself, so the write lock and {@link #lock}
+     * of the same name exclude each other; readers are members of a sorted set beside it (holder
+     * id -> lease expiry), which a plain mutex does not look at: do not mix the read lock and the
+     * plain mutex on one name. A crashed reader blocks writers until its lease expires (at most
+     * its ttl); a crashed waiting writer blocks new readers until its registration expires (a few
+     * re-check periods plus the operation timeout). Writers are preferred: while writers keep
+     * coming back to back, readers wait (the price of never starving a writer).
+     *
+     * <p>A read lease is never upgraded: see {@link ReadWriteLockPair} for the blocking acquires
+     * that are refused with an {@link IllegalStateException} rather than left to wait for their
+     * own thread.
+     *
+     * @throws IllegalArgumentException if the name is unusable or options is null
+     * @throws dev.leasehold.LeaseholdException if this client is closed
+     */
+    @Override
+    public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
+        LockKeys.of(Args.lockName(name));
+        return ReadWriteLockPair.of(engine, name, options, readers, writers);
     }
 
     @Override

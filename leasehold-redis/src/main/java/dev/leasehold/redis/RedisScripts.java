@@ -12,4 +12,8 @@ final class RedisScripts {
     final RedisScript renewBatch = RedisScript.load("renew_batch.lua");
     final RedisScript renewMembers = RedisScript.load("renew_members.lua");
     final RedisScript inspect = RedisScript.load("inspect.lua");
+    final RedisScript readAcquire = RedisScript.load("read_acquire.lua");
+    final RedisScript readRelease = RedisScript.load("read_release.lua");
+    final RedisScript writeAcquire = RedisScript.load("write_acquire.lua");
+    final RedisScript writeRelease = RedisScript.load("write_release.lua");
 }

@@ -1,0 +1,85 @@
+-- Takes a read lease in one round trip, or says how long what blocks it may last. Many readers hold
+-- at once; none enters while a writer holds the lock key or a live writer waits (registered in the
+-- writers set), so a stream of readers never starves a writer.
+--
+-- KEYS[1]  the lock key: a writer's (or a plain mutex's) holder id
+-- KEYS[2]  the fence key: the last token issued for this name, by any kind of lease
+-- KEYS[3]  the readers key: a sorted set of reader holder id -> lease expiry (server ms)
+-- KEYS[4]  the writers key: a sorted set of waiting writer id -> registration expiry (server ms)
+-- KEYS[5]  the waiters key: a sorted set of waiter id -> registration expiry (server ms)
+-- ARGV[1]  holder id
+-- ARGV[2]  ttl of the read lease, ms
+-- ARGV[3]  how long the fence key outlives the last acquisition, ms
+-- ARGV[4]  waiter id, or '' when the caller is not (yet) waiting
+-- ARGV[5]  how long a waiter registration lasts without a new attempt, ms
+--
+-- Returns {1, token as a decimal string} when taken (a Lua number would round it above 2^53),
+-- {0, ms until what blocks it (writer's key, writer registrations) may be gone, or -1 if unknown}.
+-- Fails, writing nothing, when waiting would not help:
+--   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the lock key is not a string, or the readers or writers
+--                                          key not a sorted set: some other program uses that name;
+--   'LEASEHOLD_FENCE_INVALID <key>', 'LEASEHOLD_FENCE_EXHAUSTED <key>'  as in lib_fence.lua.
+-- A waiters key of another type is left alone: waiting then relies on re-checks alone.
+
+-- #include lib_fence.lua
+
+local function kind(key)
+  return redis.call('type', key)['ok']
+end
+
+local found = {}
+for _, expected in ipairs({{1, 'string'}, {3, 'zset'}, {4, 'zset'}}) do
+  local i = expected[1]
+  found[i] = kind(KEYS[i])
+  if found[i] ~= 'none' and found[i] ~= expected[2] then
+    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found[i] .. ' ' .. KEYS[i])
+  end
+end
+local waiters = kind(KEYS[5])
+
+local now = redis.call('time')
+local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local writers = 0
+if found[4] == 'zset' then
+  -- A dead writer's registration stops blocking readers once it expires.
+  redis.call('zremrangebyscore', KEYS[4], '-inf', millis)
+  writers = redis.call('zcard', KEYS[4])
+end
+
+if found[1] == 'none' and writers == 0 then
+  local refused = fence_check(KEYS[2])
+  if refused then
+    return refused
+  end
+  local ttl = tonumber(ARGV[2])
+  if found[3] == 'zset' then
+    redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
+  end
+  redis.call('zadd', KEYS[3], millis + ttl, ARGV[1])
+  -- Only ever extend: the set must outlive its longest member.
+  if redis.call('pttl', KEYS[3]) < ttl then
+    redis.call('pexpire', KEYS[3], ttl)
+  end
+  local token = fence_next(KEYS[2], ARGV[3])
+  if ARGV[4] ~= '' and waiters == 'zset' then
+    redis.call('zrem', KEYS[5], ARGV[4])
+  end
+  return {1, token}
+end
+
+if ARGV[4] ~= '' and (waiters == 'zset' or waiters == 'none') then
+  local registration = tonumber(ARGV[5])
+  redis.call('zadd', KEYS[5], millis + registration, ARGV[4])
+  if redis.call('pttl', KEYS[5]) < registration then
+    redis.call('pexpire', KEYS[5], registration)
+  end
+end
+local remaining = redis.call('pttl', KEYS[1])
+if remaining == -1 then
+  return {0, -1}
+end
+if writers > 0 then
+  local last = redis.call('zrange', KEYS[4], -1, -1, 'WITHSCORES')
+  remaining = math.max(remaining, tonumber(last[2]) - millis)
+end
+return {0, remaining}

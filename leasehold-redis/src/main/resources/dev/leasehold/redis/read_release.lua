@@ -1,0 +1,45 @@
+-- Ends a read lease: removes the reader from the readers set only if it is still there, and when
+-- the last live reader leaves, wakes the waiting writer with the oldest registration (readers never
+-- wait for readers, and one writer is enough: the others would only lose the race). Also cleans up
+-- an abandoned read acquire.
+--
+-- KEYS[1]  the readers key: a sorted set of reader holder id -> lease expiry (server ms)
+-- KEYS[2]  the writers key: a sorted set of waiting writer id -> registration expiry (server ms)
+-- KEYS[3]  the waiters key: a sorted set of waiter id -> registration expiry (server ms)
+-- ARGV[1]  holder id
+-- ARGV[2]  waiter id to forget, or ''
+-- ARGV[3]  the release channel (a channel, not a key: passed as data)
+--
+-- Publishes the woken writer's id on the channel.
+-- Returns 1 if the lease was live and is now ended, 0 if it was not (gone, expired, or a key of
+-- another type, which is left untouched).
+
+local function kind(key)
+  return redis.call('type', key)['ok']
+end
+
+if ARGV[2] ~= '' and kind(KEYS[3]) == 'zset' then
+  redis.call('zrem', KEYS[3], ARGV[2])
+end
+if kind(KEYS[1]) ~= 'zset' then
+  return 0
+end
+local expiry = redis.call('zscore', KEYS[1], ARGV[1])
+if not expiry then
+  return 0
+end
+redis.call('zrem', KEYS[1], ARGV[1])
+local now = redis.call('time')
+local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+redis.call('zremrangebyscore', KEYS[1], '-inf', millis)
+if redis.call('zcard', KEYS[1]) == 0 and kind(KEYS[2]) == 'zset' then
+  redis.call('zremrangebyscore', KEYS[2], '-inf', millis)
+  local writer = redis.call('zrange', KEYS[2], 0, 0)[1]
+  if writer then
+    redis.call('publish', ARGV[3], writer)
+  end
+end
+if tonumber(expiry) > millis then
+  return 1
+end
+return 0

@@ -1,0 +1,74 @@
+-- Takes the write lease in one round trip, or registers the caller as a waiting writer and says how
+-- long what blocks it may last. The writer holds the lock key itself (SET NX PX semantics), so the
+-- write lock and a plain mutex of the same name exclude each other; it enters only when no live
+-- reader remains. A blocked writer always registers, even on a first attempt without a
+-- subscription: from then on new readers yield to it (read_acquire.lua), so it is not starved.
+--
+-- KEYS[1]  the lock key (its value is the writer's holder id)
+-- KEYS[2]  the fence key: the last token issued for this name, by any kind of lease
+-- KEYS[3]  the readers key: a sorted set of reader holder id -> lease expiry (server ms)
+-- KEYS[4]  the writers key: a sorted set of waiting writer id -> registration expiry (server ms)
+-- ARGV[1]  holder id, also the waiting writer's id
+-- ARGV[2]  ttl of the write lease, ms
+-- ARGV[3]  how long the fence key outlives the last acquisition, ms
+-- ARGV[4]  how long a writer registration lasts without a new attempt, ms
+--
+-- Returns {1, token as a decimal string} when taken (a Lua number would round it above 2^53),
+-- {0, ms until what blocks it (the lock key, the readers' leases) may be gone, or -1 if unknown}.
+-- Fails, writing nothing, when waiting would not help:
+--   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the lock key is not a string, or the readers or writers
+--                                          key not a sorted set: some other program uses that name;
+--   'LEASEHOLD_FENCE_INVALID <key>', 'LEASEHOLD_FENCE_EXHAUSTED <key>'  as in lib_fence.lua.
+
+-- #include lib_fence.lua
+
+local function kind(key)
+  return redis.call('type', key)['ok']
+end
+
+local found = {}
+for _, expected in ipairs({{1, 'string'}, {3, 'zset'}, {4, 'zset'}}) do
+  local i = expected[1]
+  found[i] = kind(KEYS[i])
+  if found[i] ~= 'none' and found[i] ~= expected[2] then
+    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found[i] .. ' ' .. KEYS[i])
+  end
+end
+
+local now = redis.call('time')
+local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local readers = 0
+if found[3] == 'zset' then
+  -- A crashed reader stops blocking writers once its lease expires.
+  redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
+  readers = redis.call('zcard', KEYS[3])
+end
+
+if found[1] == 'none' and readers == 0 then
+  local refused = fence_check(KEYS[2])
+  if refused then
+    return refused
+  end
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  local token = fence_next(KEYS[2], ARGV[3])
+  if found[4] == 'zset' then
+    redis.call('zrem', KEYS[4], ARGV[1])
+  end
+  return {1, token}
+end
+
+local registration = tonumber(ARGV[4])
+redis.call('zadd', KEYS[4], millis + registration, ARGV[1])
+-- Only ever extend: clients may register for different times (their own maxRecheck).
+if redis.call('pttl', KEYS[4]) < registration then
+  redis.call('pexpire', KEYS[4], registration)
+end
+local remaining = redis.call('pttl', KEYS[1])
+if remaining == -1 then
+  return {0, -1}
+end
+if readers > 0 then
+  local last = redis.call('zrange', KEYS[3], -1, -1, 'WITHSCORES')
+  remaining = math.max(remaining, tonumber(last[2]) - millis)
+end
+return {0, remaining}
