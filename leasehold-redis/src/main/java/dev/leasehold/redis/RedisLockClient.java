@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.Args;
 import dev.leasehold.DistributedLock;
+import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.HolderIds;
@@ -45,6 +46,7 @@ public final class RedisLockClient implements LockClient {
     private final RedisScripts scripts;
     private final LeaseEngine engine;
     private final RedisMutexProtocol mutex;
+    private final RedisSemaphores semaphores;
     private final Duration operationTimeout;
     private volatile boolean closed;
 
@@ -65,6 +67,9 @@ public final class RedisLockClient implements LockClient {
         this.mutex = new RedisMutexProtocol(connection.async(), scripts, channels,
                 endpoint.describe(), fenceRetention, waiterRegistration,
                 ownsClient ? settings.operationTimeout() : null);
+        this.semaphores = new RedisSemaphores(connection.async(), scripts, channels, engine, endpoint.describe(),
+                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null,
+                settings.operationTimeout());
     }
 
     @Override
@@ -76,6 +81,30 @@ public final class RedisLockClient implements LockClient {
     public DistributedLock lock(String name, LockOptions options) {
         LockKeys.of(Args.lockName(name));
         return engine.lock(name, options, mutex);
+    }
+
+    /**
+     * A semaphore of {@code permits} leases on {@code name}: each acquire takes one permit as a
+     * lease of its own (its own token from the name's one sequence, its own renewal), and one
+     * client's threads may hold several permits at once. A holder that dies gives its permit back
+     * when its lease expires. Permits are held in the sorted set {@code {name}:permits}, which also
+     * stores the number of permits while any lease is live; a name used as a semaphore and as
+     * another kind at once shares only the token sequence and the waiters' wake-ups with it.
+     *
+     * <p>The number of permits must agree with the live leases of the name: this checks it once
+     * (one round trip), and every acquire checks it again atomically with its grant, throwing
+     * {@link dev.leasehold.PermitsMismatchException} if someone else took the name with another
+     * number meanwhile.
+     *
+     * @throws IllegalArgumentException if the name is unusable, options is null, permits is outside
+     *                                  [1, {@link DistributedSemaphore#MAX_PERMITS}], or live leases
+     *                                  hold the name with another number of permits
+     * @throws dev.leasehold.LockUnavailableException if the server cannot be reached for the check
+     * @throws dev.leasehold.LeaseholdException if this client is closed
+     */
+    @Override
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        return semaphores.create(name, permits, options);
     }
 
     @Override

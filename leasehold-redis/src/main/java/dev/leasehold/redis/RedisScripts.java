@@ -13,4 +13,7 @@ final class RedisScripts {
     final RedisScript renewBatch = RedisScript.load("renew_batch.lua");
     final RedisScript renewMembers = RedisScript.load("renew_members.lua");
     final RedisScript inspect = RedisScript.load("inspect.lua");
+    final RedisScript semaphoreAcquire = RedisScript.load("semaphore_acquire.lua");
+    final RedisScript semaphoreRelease = RedisScript.load("semaphore_release.lua");
+    final RedisScript semaphoreAvailable = RedisScript.load("semaphore_available.lua");
 }
