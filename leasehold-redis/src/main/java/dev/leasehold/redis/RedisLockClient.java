@@ -87,8 +87,8 @@ public final class RedisLockClient implements LockClient {
      * A semaphore of {@code permits} leases on {@code name}: each acquire takes one permit as a
      * lease of its own (its own token from the name's one sequence, its own renewal), and one
      * client's threads may hold several permits at once. A holder that dies gives its permit back
-     * when its lease expires. Permits are held in the sorted set {@code {name}:permits}, which also
-     * stores the number of permits while any lease is live; a name used as a semaphore and as
+     * when its lease expires. Permits are members of the sorted set {@link LockKeys#permits()},
+     * which also stores the number of permits while any lease is live; a name used as a semaphore and as
      * another kind at once shares only the token sequence and the waiters' wake-ups with it.
      *
      * <p>The number of permits must agree with the live leases of the name: this checks it once

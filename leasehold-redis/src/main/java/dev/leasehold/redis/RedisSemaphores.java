@@ -73,9 +73,9 @@ final class RedisSemaphores {
         }
         RedisSemaphore semaphore = new RedisSemaphore(this, permits,
                 engine.lock(name, options, new RedisSemaphoreProtocol(this, permits)));
-        int heldWith = state(name)[0];
-        if (heldWith != 0 && heldWith != permits) {
-            throw new IllegalArgumentException(PermitsMismatchException.message(name, heldWith, permits));
+        State state = state(name);
+        if (state.conflictsWith(permits)) {
+            throw new IllegalArgumentException(PermitsMismatchException.message(name, state.heldWith(), permits));
         }
         return semaphore;
     }
@@ -86,21 +86,33 @@ final class RedisSemaphores {
      * @throws PermitsMismatchException if live leases hold the name with another number of permits
      */
     int available(String name, int permits) {
-        int[] state = state(name);
-        if (state[0] != 0 && state[0] != permits) {
-            throw new PermitsMismatchException(name, state[0], permits);
+        State state = state(name);
+        if (state.conflictsWith(permits)) {
+            throw new PermitsMismatchException(name, state.heldWith(), permits);
         }
-        return Math.max(0, permits - state[1]);
+        return Math.max(0, permits - state.live());
     }
 
-    /** {number of permits the live leases hold the name with, or 0 when unknown, live leases}. */
-    private int[] state(String name) {
+    /**
+     * A name's semaphore state on the server.
+     *
+     * @param heldWith the number of permits its live leases were granted under, 0 when none is live
+     * @param live     leases held and not expired
+     */
+    private record State(int heldWith, int live) {
+
+        boolean conflictsWith(int permits) {
+            return heldWith != 0 && heldWith != permits;
+        }
+    }
+
+    private State state(String name) {
         LockKeys keys = LockKeys.of(name);
         String operation = "reading the permits of '" + name + "'";
         try {
             List<Object> reply = scripts.semaphoreAvailable.<List<Object>>run(commands, ScriptOutputType.MULTI,
                     new String[] {keys.permits()}).get(operationTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            return new int[] {Math.toIntExact((Long) reply.get(0)), Math.toIntExact((Long) reply.get(1))};
+            return new State(Math.toIntExact((Long) reply.get(0)), Math.toIntExact((Long) reply.get(1)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw RedisErrors.translate(server, operation, e);

@@ -152,7 +152,7 @@ class RedisSemaphoreTest {
 
     @Test
     void oneClientsThreadsHoldSeveralPermitsEachWithItsOwnToken() {
-        DistributedSemaphore semaphore = client().semaphore("sem:one-client", 3, LockOptions.watchdog(Duration.ofMillis(600)));
+        DistributedSemaphore semaphore = client().semaphore("sem:one-client", 3, LockOptions.watchdog(Duration.ofMillis(1_500)));
         List<Lease> leases = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             leases.add(semaphore.acquire(Duration.ofSeconds(5)));
@@ -160,7 +160,7 @@ class RedisSemaphoreTest {
         assertThat(leases.stream().map(Lease::token).distinct()).hasSize(3);
         assertThat(semaphore.available()).isZero();
         assertThat(semaphore.tryAcquire(Duration.ZERO)).isEmpty();
-        assertThat(client().semaphore("sem:one-client", 3).tryAcquire(Duration.ofMillis(1_500)))
+        assertThat(client().semaphore("sem:one-client", 3).tryAcquire(Duration.ofMillis(3_500)))
                 .as("renewed by the watchdog past two ttls").isEmpty();
         assertThat(leases).allMatch(Lease::isValid);
         leases.forEach(Lease::release);
