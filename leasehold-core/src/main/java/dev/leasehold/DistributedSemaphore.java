@@ -12,8 +12,19 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The acquire methods behave like {@link DistributedLock}'s: each returns a lease for one
  * permit or throws, and cleans up what it took when it fails, times out or is interrupted.
+ *
+ * <p><b>The number of permits</b> is a property of the name while any permit of it is held:
+ * every client must then use the same number, and an acquire (or {@link #available()}) with
+ * another one throws {@link PermitsMismatchException}, naming both numbers. Once no permit is
+ * held, the next grant sets the number afresh.
  */
 public interface DistributedSemaphore {
+
+    /**
+     * Most permits a semaphore may have. Each permit held is one lease, renewed on its own; a
+     * limit larger than this is a counter, not a semaphore.
+     */
+    int MAX_PERMITS = 100_000;
 
     /** The semaphore's name. */
     String name();
@@ -28,6 +39,7 @@ public interface DistributedSemaphore {
      * Permits free right now: {@link #permits()} minus the leases held and not expired. Only a
      * snapshot: it may have changed by the time the caller acts on it.
      *
+     * @throws PermitsMismatchException if live leases hold the name with another number of permits
      * @throws LockUnavailableException if the backend cannot be reached
      */
     int available();
@@ -35,6 +47,7 @@ public interface DistributedSemaphore {
     /**
      * Waits as long as it takes for a permit.
      *
+     * @throws PermitsMismatchException if live leases hold the name with another number of permits
      * @throws LockUnavailableException if the backend cannot be reached
      * @throws LockInterruptedException if the thread is interrupted while waiting
      */
@@ -45,6 +58,7 @@ public interface DistributedSemaphore {
      *
      * @throws IllegalArgumentException if wait is null, negative or longer than {@link DistributedLock#MAX_WAIT}
      * @throws LockTimeoutException if no permit came free during the wait
+     * @throws PermitsMismatchException if live leases hold the name with another number of permits
      * @throws LockUnavailableException if the backend cannot be reached
      * @throws LockInterruptedException if the thread is interrupted while waiting
      */

@@ -57,8 +57,9 @@ public interface LockClient extends AutoCloseable {
      * A semaphore of {@code permits} leases on {@code name}.
      *
      * @throws IllegalArgumentException      if the name is unusable, options is null, permits is
-     *                                       not positive, or the name is already a semaphore with
-     *                                       another number of permits
+     *                                       outside [1, {@link DistributedSemaphore#MAX_PERMITS}],
+     *                                       or the name is already a semaphore with another number
+     *                                       of permits
      * @throws UnsupportedOperationException if this backend offers no semaphore
      */
     default DistributedSemaphore semaphore(String name, int permits, LockOptions options) {

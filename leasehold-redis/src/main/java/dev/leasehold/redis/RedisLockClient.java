@@ -3,6 +3,7 @@ package dev.leasehold.redis;
 import dev.leasehold.Args;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
+import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.HolderIds;
@@ -49,6 +50,7 @@ public final class RedisLockClient implements LockClient {
     private final RedisMutexProtocol mutex;
     private final RedisReadProtocol readers;
     private final RedisWriteProtocol writers;
+    private final RedisSemaphores semaphores;
     private final Duration operationTimeout;
     private volatile boolean closed;
 
@@ -73,6 +75,9 @@ public final class RedisLockClient implements LockClient {
                 fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
         this.writers = new RedisWriteProtocol(connection.async(), scripts, channels, endpoint.describe(),
                 fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
+        this.semaphores = new RedisSemaphores(connection.async(), scripts, channels, engine, endpoint.describe(),
+                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null,
+                settings.operationTimeout());
     }
 
     @Override
@@ -111,6 +116,30 @@ public final class RedisLockClient implements LockClient {
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
         LockKeys.of(Args.lockName(name));
         return ReadWriteLockPair.of(engine, name, options, readers, writers);
+    }
+
+    /**
+     * A semaphore of {@code permits} leases on {@code name}: each acquire takes one permit as a
+     * lease of its own (its own token from the name's one sequence, its own renewal), and one
+     * client's threads may hold several permits at once. A holder that dies gives its permit back
+     * when its lease expires. Permits are members of the sorted set {@link LockKeys#permits()},
+     * which also stores the number of permits while any lease is live; a name used as a semaphore and as
+     * another kind at once shares only the token sequence and the waiters' wake-ups with it.
+     *
+     * <p>The number of permits must agree with the live leases of the name: this checks it once
+     * (one round trip), and every acquire checks it again atomically with its grant, throwing
+     * {@link dev.leasehold.PermitsMismatchException} if someone else took the name with another
+     * number meanwhile.
+     *
+     * @throws IllegalArgumentException if the name is unusable, options is null, permits is outside
+     *                                  [1, {@link DistributedSemaphore#MAX_PERMITS}], or live leases
+     *                                  hold the name with another number of permits
+     * @throws dev.leasehold.LockUnavailableException if the server cannot be reached for the check
+     * @throws dev.leasehold.LeaseholdException if this client is closed
+     */
+    @Override
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        return semaphores.create(name, permits, options);
     }
 
     @Override

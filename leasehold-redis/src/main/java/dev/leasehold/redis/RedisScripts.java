@@ -16,4 +16,7 @@ final class RedisScripts {
     final RedisScript readRelease = RedisScript.load("read_release.lua");
     final RedisScript writeAcquire = RedisScript.load("write_acquire.lua");
     final RedisScript writeRelease = RedisScript.load("write_release.lua");
+    final RedisScript semaphoreAcquire = RedisScript.load("semaphore_acquire.lua");
+    final RedisScript semaphoreRelease = RedisScript.load("semaphore_release.lua");
+    final RedisScript semaphoreAvailable = RedisScript.load("semaphore_available.lua");
 }
