@@ -13,4 +13,6 @@ final class RedisScripts {
     final RedisScript renewBatch = RedisScript.load("renew_batch.lua");
     final RedisScript renewMembers = RedisScript.load("renew_members.lua");
     final RedisScript inspect = RedisScript.load("inspect.lua");
+    final RedisScript fairAcquire = RedisScript.load("fair_acquire.lua");
+    final RedisScript fairRelease = RedisScript.load("fair_release.lua");
 }
