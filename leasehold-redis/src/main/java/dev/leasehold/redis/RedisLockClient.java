@@ -51,6 +51,7 @@ public final class RedisLockClient implements LockClient {
     private final RedisReadProtocol readers;
     private final RedisWriteProtocol writers;
     private final RedisSemaphores semaphores;
+    private final RedisFairLockProtocol fair;
     private final Duration operationTimeout;
     private volatile boolean closed;
 
@@ -78,6 +79,9 @@ public final class RedisLockClient implements LockClient {
         this.semaphores = new RedisSemaphores(connection.async(), scripts, channels, engine, endpoint.describe(),
                 fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null,
                 settings.operationTimeout());
+        this.fair = new RedisFairLockProtocol(connection.async(), scripts, channels,
+                endpoint.describe(), fenceRetention, waiterRegistration,
+                ownsClient ? settings.operationTimeout() : null);
     }
 
     @Override
@@ -140,6 +144,27 @@ public final class RedisLockClient implements LockClient {
     @Override
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         return semaphores.create(name, permits, options);
+    }
+
+    /**
+     * A fair lock: exclusive, and granted in the order this server saw the acquisitions arrive,
+     * across every client (not by client clocks). Every acquisition takes its place in the lock's
+     * queue with its first attempt; a release hands the lock straight to the first live waiter and
+     * notifies it, so a handoff costs no extra acquire. A waiter that stops trying (its process
+     * died) keeps its place until its registration expires (three re-check intervals plus the
+     * operation timeout, see {@link RedisLocks.Builder#maxRecheck(Duration)}), then is skipped; one
+     * that dies after the lock was handed to it holds it until its ttl, like any holder that dies.
+     * The lock key is the lock name, as for {@link #lock(String, LockOptions)}: a fair lock and a
+     * mutex of the same name exclude each other, but mixing them gives no order between the two.
+     *
+     * @throws IllegalArgumentException if the name is unusable (see {@link LockKeys#of(String)})
+     *                                  or options is null
+     * @throws dev.leasehold.LeaseholdException if this client is closed
+     */
+    @Override
+    public DistributedLock fairLock(String name, LockOptions options) {
+        LockKeys.of(Args.lockName(name));
+        return engine.lock(name, options, fair);
     }
 
     @Override

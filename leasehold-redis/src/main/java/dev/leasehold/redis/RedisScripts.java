@@ -19,4 +19,6 @@ final class RedisScripts {
     final RedisScript semaphoreAcquire = RedisScript.load("semaphore_acquire.lua");
     final RedisScript semaphoreRelease = RedisScript.load("semaphore_release.lua");
     final RedisScript semaphoreAvailable = RedisScript.load("semaphore_available.lua");
+    final RedisScript fairAcquire = RedisScript.load("fair_acquire.lua");
+    final RedisScript fairRelease = RedisScript.load("fair_release.lua");
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 
@@ -102,8 +103,8 @@ class RedisSemaphoreScriptsTest {
 
     @Test
     void permitsShareTheNamesTokenSequenceWithTheMutex() {
-        long mutex = token(scripts.acquire.<List<Object>>run(commands, ScriptOutputType.MULTI, keys.forAcquire(),
-                "holder:m", "5000", "60000", "", "5000").join());
+        long mutex = ((MutexScripts.Answer.Granted) scripts.mutex.acquire(commands, keys, "holder:m",
+                Duration.ofSeconds(5), Duration.ofMinutes(1), null, Duration.ofSeconds(5)).join()).token();
         long permit = token(acquire("holder:a", 5_000, 2, ""));
         assertThat(permit).isGreaterThan(mutex);
     }

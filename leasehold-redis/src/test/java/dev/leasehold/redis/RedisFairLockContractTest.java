@@ -1,0 +1,41 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
+import dev.leasehold.testkit.contract.LockClientContract;
+import dev.leasehold.testkit.server.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The shared contract for the fair lock, against one real redis-server. */
+class RedisFairLockContractTest extends LockClientContract {
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Override
+    protected LockClient connect() {
+        return RedisLocks.connect(server.uri());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        server.pause();
+        return server::resume;
+    }
+
+    @Override
+    protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+        return client.fairLock(name, options);
+    }
+}
