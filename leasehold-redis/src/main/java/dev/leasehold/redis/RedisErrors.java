@@ -58,9 +58,9 @@ public final class RedisErrors {
         }
         String[] parts = cause.getMessage().split(" ", 3);
         if (parts[0].equals("LEASEHOLD_FOREIGN_TYPE") && parts.length == 3) {
-            return "key '" + parts[2] + "' holds a Redis " + parts[1] + ", not the string Leasehold keeps there, "
-                    + "so another program uses this name (a Redisson lock is a hash); use another lock name, "
-                    + "or delete the key if nothing needs it";
+            return "key '" + parts[2] + "' holds a Redis " + parts[1] + ", not the type Leasehold keeps there, "
+                    + "so another program (or another kind of lock) uses this name (a Redisson lock is a hash); "
+                    + "use another lock name, or delete the key if nothing needs it";
         }
         if (parts[0].equals("LEASEHOLD_FENCE_EXHAUSTED") && parts.length >= 2) {
             String key = cause.getMessage().substring(parts[0].length() + 1);
