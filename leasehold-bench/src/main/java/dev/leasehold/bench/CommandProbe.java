@@ -1,7 +1,7 @@
 package dev.leasehold.bench;
 
-import dev.leasehold.testkit.server.RedisServer;
-import dev.leasehold.testkit.server.RespClient;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.launcher.RespClient;
 
 import java.time.Duration;
 import java.util.Locale;

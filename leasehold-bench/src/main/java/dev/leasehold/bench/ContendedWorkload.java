@@ -1,6 +1,6 @@
 package dev.leasehold.bench;
 
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;

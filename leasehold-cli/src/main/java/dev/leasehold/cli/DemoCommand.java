@@ -1,7 +1,7 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.redis.RedisLockClient;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -4,7 +4,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import dev.leasehold.testkit.history.CounterWorkload;
 import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Verdict;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;

@@ -2,7 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.LockClient;
 import dev.leasehold.testkit.contract.LockClientContract;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

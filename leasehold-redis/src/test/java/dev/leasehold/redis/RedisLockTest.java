@@ -9,7 +9,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReentrantLeaseLock;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.testkit.fault.FaultProxy;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

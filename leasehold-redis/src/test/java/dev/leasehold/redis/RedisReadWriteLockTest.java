@@ -5,7 +5,7 @@ import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReentrantLeaseLock;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,7 +4,7 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.testkit.contract.LockClientContract;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -5,7 +5,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.PermitsMismatchException;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

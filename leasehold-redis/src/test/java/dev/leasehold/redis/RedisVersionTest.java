@@ -1,7 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.LockUnavailableException;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

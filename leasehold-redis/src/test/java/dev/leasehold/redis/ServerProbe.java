@@ -1,6 +1,6 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.testkit.server.RedisServer;
-import dev.leasehold.testkit.server.RedisServerBuilder;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.launcher.RedisServerBuilder;
 
 import java.util.ArrayList;
 import java.util.List;

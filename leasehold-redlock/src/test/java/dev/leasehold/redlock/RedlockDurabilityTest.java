@@ -3,7 +3,7 @@ package dev.leasehold.redlock;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

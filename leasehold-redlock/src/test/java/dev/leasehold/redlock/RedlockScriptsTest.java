@@ -2,7 +2,7 @@ package dev.leasehold.redlock;
 
 import dev.leasehold.redis.LockKeys;
 import dev.leasehold.redis.RedisScript;
-import dev.leasehold.testkit.server.RedisServer;
+import dev.leasehold.launcher.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

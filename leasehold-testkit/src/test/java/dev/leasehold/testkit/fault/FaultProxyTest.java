@@ -3,9 +3,9 @@ package dev.leasehold.testkit.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.leasehold.testkit.server.FreePorts;
-import dev.leasehold.testkit.server.RedisServer;
-import dev.leasehold.testkit.server.RespClient;
+import dev.leasehold.launcher.FreePorts;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.launcher.RespClient;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;

@@ -7,4 +7,4 @@
  * that fails before closing its server leaves no {@code redis-server} and no files behind
  * when the JVM exits.
  */
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;

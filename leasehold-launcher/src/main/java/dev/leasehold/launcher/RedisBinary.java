@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 import java.io.File;
 import java.io.IOException;

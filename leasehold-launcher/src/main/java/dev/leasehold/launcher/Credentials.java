@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 /**
  * What {@link RedisServer#command} authenticates with.

@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 /**
  * An error reply from Redis, e.g. {@code NOAUTH Authentication required.}; the message is

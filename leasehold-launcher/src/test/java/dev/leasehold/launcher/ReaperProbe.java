@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 /**
  * Run in a child JVM by {@link ShutdownReaperTest}: starts a server, pauses it, prints its pid and

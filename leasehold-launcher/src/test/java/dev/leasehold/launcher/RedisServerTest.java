@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

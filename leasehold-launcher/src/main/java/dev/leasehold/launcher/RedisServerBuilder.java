@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.leasehold.testkit.server;
+package dev.leasehold.launcher;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
