@@ -143,6 +143,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     private void runTermination() {
+        feed.sigtermSent(); // before sending it: the lifeline must not send a second one
         long termSent = System.nanoTime();
         send("TERM");
         try {

@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  * backstop and never the first to stop a command whose lease is healthy: SIGTERM a
  * {@linkplain LeaseWatch#marginFor(Duration) margin} after LeaseWatch would send it, SIGKILL
  * half a margin before the deadline, which is half a margin after LeaseWatch's. Either way the
- * group is dead by the deadline.
+ * group is dead by the deadline. Once leasehold has sent SIGTERM itself (lease loss or a
+ * forwarded signal), the lifeline is told to send only SIGKILL: a command that handles SIGTERM
+ * gets one, not a second that many programs take as "quit now".
  */
 final class LifelineFeed implements AutoCloseable {
 
@@ -33,8 +35,10 @@ final class LifelineFeed implements AutoCloseable {
 
     private final Lifeline lifeline;
     private final Supplier<Lifeline.Deadlines> deadlines;
-    /** Only read and written on the timer thread, once started. */
+    /** Guarded by this. */
     private Lifeline.Deadlines written;
+    /** Guarded by this. */
+    private boolean termSent;
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "leasehold-lifeline-feed");
         thread.setDaemon(true);
@@ -66,9 +70,27 @@ final class LifelineFeed implements AutoCloseable {
         schedule();
     }
 
-    private void check() {
+    /**
+     * Leasehold is about to send SIGTERM itself: from now on the lifeline only sends SIGKILL, at
+     * the times it would have anyway.
+     */
+    synchronized void sigtermSent() {
+        if (termSent) {
+            return;
+        }
+        termSent = true;
         try {
-            Lifeline.Deadlines next = deadlines.get();
+            Lifeline.Deadlines killOnly = killOnly(written);
+            lifeline.enforce(killOnly);
+            written = killOnly;
+        } catch (RuntimeException e) {
+            // The clock could not be read: a second SIGTERM is the worst that follows.
+        }
+    }
+
+    private synchronized void check() {
+        try {
+            Lifeline.Deadlines next = termSent ? killOnly(deadlines.get()) : deadlines.get();
             // A deadline already past (a lost lease has no time left) adds nothing to the last one.
             if (next.killAtNanos() - written.killAtNanos() >= MIN_MOVE_NANOS
                     && next.killAtNanos() - System.nanoTime() > 0) {
@@ -81,7 +103,11 @@ final class LifelineFeed implements AutoCloseable {
         schedule();
     }
 
-    private void schedule() {
+    private static Lifeline.Deadlines killOnly(Lifeline.Deadlines deadlines) {
+        return new Lifeline.Deadlines(deadlines.killAtNanos(), deadlines.killAtNanos());
+    }
+
+    private synchronized void schedule() {
         long untilTerm = written.termAtNanos() - System.nanoTime();
         try {
             timer.schedule(this::check, Math.max(MIN_POLL_NANOS, untilTerm / 4), TimeUnit.NANOSECONDS);
