@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The command {@code run} runs, in a process group of its own so that stopping it stops its
@@ -19,7 +20,8 @@ import java.util.function.Consumer;
  *
  * <p>The command inherits stdin, stdout and stderr. Being in its own session, it does not get
  * the terminal's Ctrl-C; {@code run} forwards that itself. Closing this object closes the
- * lifeline, which kills whatever is left of the group.
+ * lifeline, which kills whatever is left of the group. Until then, a {@link LifelineFeed} keeps
+ * the lifeline's deadlines in step with the lease.
  */
 final class ChildProcess implements AutoCloseable {
 
@@ -29,35 +31,49 @@ final class ChildProcess implements AutoCloseable {
 
     private final Process process;
     private final Lifeline lifeline;
+    private final LifelineFeed feed;
     private final ProcessGroup group;
     private final Consumer<String> report;
     private final AtomicReference<CompletableFuture<Void>> termination = new AtomicReference<>();
     /** When the termination sends SIGKILL, as a {@link System#nanoTime()} value; set before it starts. */
     private final AtomicReference<Long> killAt = new AtomicReference<>();
 
-    private ChildProcess(Process process, Lifeline lifeline, Consumer<String> report) {
+    private ChildProcess(Process process, Lifeline lifeline, LifelineFeed feed, Consumer<String> report) {
         this.process = process;
         this.lifeline = lifeline;
+        this.feed = feed;
         this.group = new ProcessGroup(process.toHandle(), lifeline);
         this.report = report;
     }
 
     /**
-     * Starts {@code command} with {@code environment} added to ours.
+     * Starts {@code command} with {@code environment} added to ours. Its lifeline is given its
+     * first deadlines before the command starts, so no moment of the command's life is without.
      *
+     * @param deadlines when the lifeline must stop the group unless told later times, asked
+     *                  now and again; see {@link LifelineFeed#following}
      * @param report where to say what the termination sequence does
      * @throws CliException with {@link ExitCodes#CANNOT_EXECUTE} if setsid or bash cannot be started
      */
-    static ChildProcess start(List<String> command, Map<String, String> environment, Consumer<String> report) {
+    static ChildProcess start(List<String> command, Map<String, String> environment,
+                              Supplier<Lifeline.Deadlines> deadlines, Consumer<String> report) {
         Lifeline lifeline = Lifeline.create();
         ProcessBuilder builder = new ProcessBuilder(lifeline.wrap(command)).inheritIO();
         builder.environment().putAll(environment);
         try {
-            return new ChildProcess(builder.start(), lifeline, report);
+            Lifeline.Deadlines first = deadlines.get();
+            lifeline.enforce(first);
+            LifelineFeed feed = new LifelineFeed(lifeline, deadlines, first);
+            ChildProcess child = new ChildProcess(builder.start(), lifeline, feed, report);
+            feed.start();
+            return child;
         } catch (IOException e) {
             lifeline.close();
             throw new CliException(ExitCodes.CANNOT_EXECUTE, "cannot start setsid (util-linux) and bash, which run "
                     + "the command in a process group of its own: " + e.getMessage());
+        } catch (RuntimeException e) {
+            lifeline.close();
+            throw e;
         }
     }
 
@@ -127,6 +143,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     private void runTermination() {
+        feed.sigtermSent(); // before sending it: the lifeline must not send a second one
         long termSent = System.nanoTime();
         send("TERM");
         try {
@@ -159,6 +176,7 @@ final class ChildProcess implements AutoCloseable {
      */
     @Override
     public void close() {
+        feed.close();
         lifeline.close();
         group.awaitLifelineEnd(LIFELINE_PATIENCE);
     }

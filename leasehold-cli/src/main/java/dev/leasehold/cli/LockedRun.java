@@ -43,6 +43,11 @@ final class LockedRun {
      */
     private static final Duration CLEANUP_PATIENCE = Duration.ofSeconds(7);
 
+    /** A command that signal N ended exits 128 + N, as a shell reports it. */
+    private static final int SIGNALLED = 128;
+    private static final int SIGKILL = 9;
+    private static final int SIGTERM = 15;
+
     private enum Phase { WAITING, RUNNING, ABANDONED }
 
     private final RedisLockClient client;
@@ -126,8 +131,9 @@ final class LockedRun {
     private int runUnder(Lease lease) {
         // Closed before the lock is released: what the command left in its group dies first.
         try (ChildProcess started = ChildProcess.start(command, Map.of(
-                LOCK_VARIABLE, lease.lockName(),
-                TOKEN_VARIABLE, Long.toString(lease.token())), this::say)) {
+                        LOCK_VARIABLE, lease.lockName(),
+                        TOKEN_VARIABLE, Long.toString(lease.token())),
+                LifelineFeed.following(lease, lock.options().ttl(), grace), this::say)) {
             child = started;
             if (signalled) {
                 started.terminate(grace); // the shutdown hook ran before it could see the command
@@ -148,8 +154,23 @@ final class LockedRun {
                 say("the command was stopped because the lease was lost (its exit code was " + exitCode + ")");
                 return ExitCodes.LEASE_LOST;
             }
+            if (stoppedByLifeline(lease, exitCode)) {
+                say("lease on '" + lease.lockName() + "' (token " + lease.token() + ") ran out while leasehold "
+                        + "could not act (was it paused?); the lifeline stopped the command (its exit code was "
+                        + exitCode + ")");
+                return ExitCodes.LEASE_LOST;
+            }
             return exitCode;
         }
+    }
+
+    /**
+     * Whether the command ended by the lifeline's SIGTERM or SIGKILL, on the lease's schedule,
+     * with LeaseWatch too late to do it: leasehold was paused, and nothing of it ran in time.
+     * Told by its outcome: the lease has run out, and the command ended by one of those signals.
+     */
+    private static boolean stoppedByLifeline(Lease lease, int exitCode) {
+        return !lease.isValid() && (exitCode == SIGNALLED + SIGTERM || exitCode == SIGNALLED + SIGKILL);
     }
 
     private void onLeaseLoss(ChildProcess started, LeaseWatch.Loss loss) {

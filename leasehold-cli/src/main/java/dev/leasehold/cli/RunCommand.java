@@ -35,7 +35,14 @@ import java.util.concurrent.Callable;
                         + "the deadline: it is dead by then, whatever --grace. Ctrl-C or SIGTERM to leasehold "
                         + "is passed on to CMD (SIGKILL after --grace); the lock is released when CMD exits. "
                         + "If leasehold dies (even by SIGKILL), CMD's process group is killed with it; so is "
-                        + "whatever CMD leaves running in its group when it exits."},
+                        + "whatever CMD leaves running in its group when it exits.",
+                "If leasehold is alive but cannot act (SIGSTOP, a long GC pause, a throttled container), "
+                        + "a watcher in CMD's group, the lifeline, holds the lease's deadline itself: told of "
+                        + "each renewal, and hearing of none, it sends SIGTERM a little after leasehold would "
+                        + "(ttl/10) and SIGKILL before the deadline; leasehold exits 79 when it resumes.",
+                "Not covered: a process that leaves CMD's group (setsid, a daemon's double fork) escapes "
+                        + "both the lease-loss SIGTERM/SIGKILL and the lifeline; a lifeline that is itself "
+                        + "stopped (a frozen cgroup) does nothing. Guard writes with LEASEHOLD_TOKEN."},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  CMD's own   CMD ran; 128+N if signal N ended it",

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,6 +120,21 @@ class LeaseLossTest {
         assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.LEASE_LOST);
         assertThat(run.stderr()).contains("sending SIGKILL");
         assertThat(second.awaitExit(Duration.ofSeconds(30))).isZero();
+    }
+
+    @Test
+    void theCommandGetsOneSigtermFromLeaseholdNotASecondFromItsLifeline() throws IOException {
+        // The command notes each SIGTERM and carries on, so SIGKILL ends it at the deadline.
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+                "run", "counted-job", "--ttl", "2s", "--grace", "1s", "--", "sh", "-c",
+                "trap 'echo TERM >> terminated' TERM; echo $$ > pgid; while true; do sleep 0.05; done");
+        pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+
+        server.pause();
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.LEASE_LOST);
+        assertThat(run.stderr()).contains("sending SIGKILL");
+        assertThat(Files.readAllLines(dir.resolve("terminated"))).containsExactly("TERM");
     }
 
     @Test

@@ -30,7 +30,9 @@ class ProcessGroupTest {
     @Test
     void theGroupIdIsPinnedWhileInUseAndAReusedOneIsNotMistakenForTheCommandsGroup() {
         assumeTrue(Files.isWritable(NS_LAST_PID), "needs a writable " + NS_LAST_PID);
-        ChildProcess child = ChildProcess.start(List.of("true"), Map.of(), message -> { });
+        long inAnHour = System.nanoTime() + Duration.ofHours(1).toNanos();
+        ChildProcess child = ChildProcess.start(List.of("true"), Map.of(),
+                () -> new Lifeline.Deadlines(inAnHour, inAnHour), message -> { });
         long id = child.group().id();
         child.awaitExit(); // the leader is gone and reaped
 
