@@ -1,5 +1,7 @@
 package dev.leasehold;
 
+import dev.leasehold.spi.Args;
+
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 

@@ -1,5 +1,7 @@
 package dev.leasehold;
 
+import dev.leasehold.spi.Args;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.leasehold.engine;
 
-import dev.leasehold.Args;
+import dev.leasehold.spi.Args;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockOptions;

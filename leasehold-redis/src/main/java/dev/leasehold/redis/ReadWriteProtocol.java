@@ -3,6 +3,9 @@ package dev.leasehold.redis;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisErrors;
+import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;

@@ -1,7 +1,8 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.Args;
+import dev.leasehold.spi.Args;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.redis.internal.LettuceConnections;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.Args;
+import dev.leasehold.spi.Args;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.DistributedSemaphore;
@@ -9,6 +9,10 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.engine.HolderIds;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisEndpoint;
+import dev.leasehold.redis.internal.RedisErrors;
+import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

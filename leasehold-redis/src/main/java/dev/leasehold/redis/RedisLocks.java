@@ -1,6 +1,10 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.LockUnavailableException;
+import dev.leasehold.redis.internal.LettuceConnections;
+import dev.leasehold.redis.internal.RedisEndpoint;
+import dev.leasehold.redis.internal.RedisErrors;
+import dev.leasehold.redis.internal.RedisVersion;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -1,5 +1,8 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.redis.internal.MutexScripts;
+import dev.leasehold.redis.internal.RedisScript;
+
 /**
  * The scripts of the Redis lock kinds, each kept in its own {@code .lua} resource beside this
  * class: the mutex's in {@link MutexScripts}, the others here. The single-server watchdog renews

@@ -6,6 +6,8 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.ScriptOutputType;
 
 import java.time.Duration;

@@ -1,10 +1,13 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.Args;
+import dev.leasehold.spi.Args;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisErrors;
+import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;

@@ -4,6 +4,9 @@ import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.ReleaseOutcome;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisErrors;
+import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 

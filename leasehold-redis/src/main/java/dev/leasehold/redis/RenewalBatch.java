@@ -1,5 +1,7 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.redis.internal.RedisScript;
+
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 

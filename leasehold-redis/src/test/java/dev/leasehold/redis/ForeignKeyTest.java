@@ -5,6 +5,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.internal.LockKeys;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

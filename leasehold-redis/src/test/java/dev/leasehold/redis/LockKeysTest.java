@@ -1,5 +1,7 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.redis.internal.LockKeys;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,6 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.internal.LockKeys;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;

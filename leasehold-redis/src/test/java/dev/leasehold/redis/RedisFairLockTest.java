@@ -5,6 +5,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.launcher.Signals;
+import dev.leasehold.redis.internal.LockKeys;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

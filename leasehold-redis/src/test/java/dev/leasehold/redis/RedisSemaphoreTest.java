@@ -6,6 +6,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.internal.LockKeys;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

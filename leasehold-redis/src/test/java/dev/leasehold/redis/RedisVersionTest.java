@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.internal.RedisVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -2,7 +2,7 @@ package dev.leasehold.redlock;
 
 import dev.leasehold.LockOptions;
 import dev.leasehold.NodeFailure;
-import dev.leasehold.redis.LockKeys;
+import dev.leasehold.redis.internal.LockKeys;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.Args;
+import dev.leasehold.spi.Args;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.LeaseEngine;
-import dev.leasehold.redis.LettuceConnections;
-import dev.leasehold.redis.LockKeys;
-import dev.leasehold.redis.RedisEndpoint;
+import dev.leasehold.redis.internal.LettuceConnections;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisEndpoint;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
 import org.slf4j.Logger;

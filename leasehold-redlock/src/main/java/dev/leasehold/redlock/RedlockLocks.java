@@ -1,9 +1,9 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.Args;
+import dev.leasehold.spi.Args;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.redis.RedisClientBuilder;
-import dev.leasehold.redis.RedisEndpoint;
+import dev.leasehold.redis.internal.RedisEndpoint;
 import dev.leasehold.redis.RedisLocks;
 
 import java.time.Duration;

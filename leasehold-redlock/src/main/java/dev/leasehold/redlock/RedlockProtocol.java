@@ -3,7 +3,7 @@ package dev.leasehold.redlock;
 import dev.leasehold.LockOptions;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.HolderIds;
-import dev.leasehold.redis.LockKeys;
+import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;

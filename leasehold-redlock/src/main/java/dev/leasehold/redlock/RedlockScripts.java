@@ -1,7 +1,7 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.redis.MutexScripts;
-import dev.leasehold.redis.RedisScript;
+import dev.leasehold.redis.internal.MutexScripts;
+import dev.leasehold.redis.internal.RedisScript;
 
 /**
  * One node's part of each Redlock step, run by {@code EVALSHA} with an {@code EVAL} fallback (a

@@ -1,6 +1,6 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.redis.LockKeys;
+import dev.leasehold.redis.internal.LockKeys;
 
 import java.time.Duration;
 import java.util.List;

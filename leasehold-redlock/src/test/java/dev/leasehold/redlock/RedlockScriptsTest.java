@@ -1,7 +1,7 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.redis.LockKeys;
-import dev.leasehold.redis.RedisScript;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.launcher.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;

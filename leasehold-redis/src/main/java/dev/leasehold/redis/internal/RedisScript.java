@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -25,6 +25,8 @@ import java.util.concurrent.CompletionException;
 public final class RedisScript {
 
     private static final String INCLUDE = "-- #include ";
+    /** Where the Redis kinds' {@code .lua} files live; relative names are resolved here. */
+    private static final String SCRIPTS = "/dev/leasehold/redis/";
 
     private final String source;
     private final String sha;
@@ -39,7 +41,8 @@ public final class RedisScript {
      * same package), so code shared by several scripts, such as the fencing sequence in
      * {@code lib_fence.lua}, lives in one {@code .lua} file.
      *
-     * @param resource relative to this class's package, or absolute with a leading {@code /}
+     * @param resource a file name in {@code /dev/leasehold/redis/}, or an absolute resource path
+     *                 with a leading {@code /}
      * @throws IllegalStateException if the resource, or one it includes, is missing
      */
     public static RedisScript load(String resource) {
@@ -47,7 +50,8 @@ public final class RedisScript {
     }
 
     private static String read(String resource) {
-        try (InputStream in = RedisScript.class.getResourceAsStream(resource)) {
+        String path = resource.startsWith("/") ? resource : SCRIPTS + resource;
+        try (InputStream in = RedisScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("script resource " + resource + " is missing from the jar");
             }

@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RedisVersion {
 
-    static final int MINIMUM_MAJOR = 5;
+    public static final int MINIMUM_MAJOR = 5;
 
     private RedisVersion() {
     }
@@ -34,7 +34,7 @@ public final class RedisVersion {
      *
      * @throws LockUnavailableException if the server is too old or does not answer in time
      */
-    static void require(StatefulRedisConnection<String, String> connection, String server, Duration timeout) {
+    public static void require(StatefulRedisConnection<String, String> connection, String server, Duration timeout) {
         try {
             check(connection, server).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
@@ -75,7 +75,7 @@ public final class RedisVersion {
      * The {@code redis_version} in the text of {@code INFO server} if it is older than the minimum;
      * null if it is recent enough or cannot be read (then it is not refused).
      */
-    static String tooOld(String info) {
+    public static String tooOld(String info) {
         for (String line : info.split("\r?\n")) {
             if (line.startsWith("redis_version:")) {
                 String version = line.substring("redis_version:".length()).trim();

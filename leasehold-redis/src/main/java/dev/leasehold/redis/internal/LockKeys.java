@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 /**
  * The Redis keys and channel of one lock. The lock key is the lock name itself, so any client
@@ -86,7 +86,7 @@ public record LockKeys(String lock, String fence, String waiters, String channel
     }
 
     /** Redis Cluster's rule: the first '{' followed later by a '}' with something in between. */
-    static boolean hasHashTag(String key) {
+    public static boolean hasHashTag(String key) {
         int open = key.indexOf('{');
         if (open < 0) {
             return false;

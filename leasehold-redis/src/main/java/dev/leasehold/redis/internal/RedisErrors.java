@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockUnavailableException;

@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import dev.leasehold.spi.Attempt;
 import io.lettuce.core.ScriptOutputType;

@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import io.lettuce.core.RedisURI;
 
@@ -52,7 +52,7 @@ public final class RedisEndpoint {
         return new RedisEndpoint(RedisURI.builder(uri).withTimeout(timeout).build());
     }
 
-    static RedisEndpoint of(RedisURI uri) {
+    public static RedisEndpoint of(RedisURI uri) {
         if (uri == null) {
             throw new IllegalArgumentException("Redis URI must not be null");
         }

@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
@@ -115,7 +115,7 @@ public final class ReleaseChannels implements AutoCloseable {
     }
 
     /** Channels this client is subscribed to: in use by a waiter, or lingering. */
-    int activeChannels() {
+    public int activeChannels() {
         return channels.size();
     }
 

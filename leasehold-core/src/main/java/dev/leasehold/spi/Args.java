@@ -1,4 +1,4 @@
-package dev.leasehold;
+package dev.leasehold.spi;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.redis.internal;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
