@@ -2,6 +2,7 @@ package dev.leasehold;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -67,6 +68,14 @@ public interface Lease extends AutoCloseable {
      *         retried, and the key expires by its ttl in any case
      */
     ReleaseStatus release();
+
+    /**
+     * {@link #release()} without blocking: for asynchronous pipelines, which would otherwise tie up
+     * a pool thread on the round trip. Same guarantees; the returned future completes with the
+     * status, or exceptionally with a {@link LockUnavailableException} (then a later call
+     * retries). Completions run on a client I/O thread or the callback pool: keep them short.
+     */
+    CompletableFuture<ReleaseStatus> releaseAsync();
 
     /**
      * What the completed release found: the status and, on a quorum backend, how many nodes still

@@ -70,11 +70,16 @@ public final class LockOptions {
 
     /**
      * Stops renewing after {@code maxHold}, so a holder that forgets to release (or hangs)
-     * cannot keep the lock forever. Only meaningful in watchdog mode.
+     * cannot keep the lock forever; the lease is then lost with a reason that names maxHold.
      *
-     * @throws IllegalArgumentException if maxHold is null, shorter than the ttl or longer than {@link #MAX_HOLD}
+     * @throws IllegalArgumentException if these are fixed-lease options (never renewed), or maxHold
+     *                                  is null, shorter than the ttl or longer than {@link #MAX_HOLD}
      */
     public LockOptions withMaxHold(Duration maxHold) {
+        if (!watchdog) {
+            throw new IllegalArgumentException("maxHold bounds the watchdog's renewals, and a fixed lease is never "
+                    + "renewed: it already ends after its leaseTime; use watchdog(ttl).withMaxHold(maxHold)");
+        }
         return new LockOptions(ttl, watchdog, Args.within("maxHold", maxHold, ttl, MAX_HOLD));
     }
 

@@ -3,6 +3,7 @@ package dev.leasehold.engine;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockTimeoutException;
+import dev.leasehold.LockUnavailableException;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
@@ -67,6 +68,7 @@ final class AcquireOperation {
     private final AtomicBoolean turnTaken = new AtomicBoolean();
     private volatile boolean talkedToBackend;
     private volatile long lastSentNanos;
+    private volatile boolean unavailabilityReported;
     private final AtomicBoolean cleanupStarted = new AtomicBoolean();
     private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
@@ -297,6 +299,9 @@ final class AcquireOperation {
 
     /** Fails the operation (once) and cleans up. */
     void fail(LeaseholdException error) {
+        if (error instanceof LockUnavailableException) {
+            unavailabilityReported = true;
+        }
         if (blockingCaller) {
             if (result.completeExceptionally(error)) {
                 cleanup();
@@ -345,8 +350,15 @@ final class AcquireOperation {
             }
             String cause = Futures.unwrap(error).toString();
             if (engine.isClosed() || System.nanoTime() + retryDelayNanos - giveUpAtNanos >= 0) {
-                LOG.warn("Cleanup after an abandoned acquire of '{}' failed; anything it took expires by its ttl: {}",
-                        lock.name(), cause);
+                // The caller already holds an exception saying the backend is unreachable: one
+                // event, one line. Otherwise (a cancel, a timeout) this is the only word of it.
+                if (unavailabilityReported) {
+                    LOG.debug("Cleanup after a failed acquire of '{}' gave up; anything it took expires by its ttl: {}",
+                            lock.name(), cause);
+                } else {
+                    LOG.warn("Cleanup after an abandoned acquire of '{}' failed; anything it took expires by its ttl: {}",
+                            lock.name(), cause);
+                }
                 done.complete(null);
                 return;
             }

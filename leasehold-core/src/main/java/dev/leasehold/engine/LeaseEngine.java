@@ -3,6 +3,7 @@ package dev.leasehold.engine;
 import dev.leasehold.spi.Args;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.spi.LockProtocol;
 
@@ -61,11 +62,16 @@ public final class LeaseEngine implements AutoCloseable {
     private final WaitQueues queues = new WaitQueues();
     private final HolderIds holderIds = new HolderIds();
     private volatile boolean closed;
+    private final String description;
 
     private static final String CLOSED = "the client was closed; its lock was released";
 
-    public LeaseEngine(Settings settings) {
+    /**
+     * @param description where the client connects, without credentials, for messages
+     */
+    public LeaseEngine(Settings settings, String description) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.description = Objects.requireNonNull(description, "description");
         this.waitPolicy = new WaitPolicy(settings.maxRecheck());
     }
 
@@ -73,7 +79,7 @@ public final class LeaseEngine implements AutoCloseable {
      * A lock of the kind {@code protocol} implements.
      *
      * @throws IllegalArgumentException if the name is unusable or options is null
-     * @throws LeaseholdException       if the engine is closed
+     * @throws LockClientClosedException if the engine is closed
      */
     public DistributedLock lock(String name, LockOptions options, LockProtocol protocol) {
         Args.lockName(name);
@@ -139,9 +145,15 @@ public final class LeaseEngine implements AutoCloseable {
         return closed;
     }
 
-    void ensureOpen() {
+    /**
+     * Throws if the client is closed; backends call it before any server call of their own
+     * (inspect, a semaphore's count), so a closed client always says so the same way.
+     *
+     * @throws LockClientClosedException if {@link #close()} was called
+     */
+    public void ensureOpen() {
         if (closed) {
-            throw new LeaseholdException("This lock client is closed; create a new one");
+            throw new LockClientClosedException(description);
         }
     }
 

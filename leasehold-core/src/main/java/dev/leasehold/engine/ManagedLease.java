@@ -39,6 +39,7 @@ final class ManagedLease implements Lease {
     private final Consumer<ManagedLease> onEnd;
     private volatile ReleaseReport report;
     private volatile boolean releasedWhileHeld;
+    private volatile String lostReason;
 
     /**
      * A HELD lease whose local deadline is {@code sentAtNanos + ttl - drift}; call {@link #start()}
@@ -81,6 +82,7 @@ final class ManagedLease implements Lease {
     }
 
     private void afterLost(String reason) {
+        lostReason = reason;
         renewal.stop();
         onEnd.accept(this);
         LeaseLostException cause = new LeaseLostException(lockName, token, reason);
@@ -103,9 +105,10 @@ final class ManagedLease implements Lease {
     /** Also the deadline check: a lease found past its deadline is lost from this call on. */
     @Override
     public boolean isValid() {
-        LeaseLifecycle.Check check = lifecycle.checkAt(System.nanoTime());
+        long now = System.nanoTime();
+        LeaseLifecycle.Check check = lifecycle.checkAt(now);
         if (check == LeaseLifecycle.Check.EXPIRED_NOW) {
-            afterLost(DEADLINE_PASSED);
+            afterLost(renewal.whyExpired(now));
         }
         return check == LeaseLifecycle.Check.VALID;
     }
@@ -126,7 +129,7 @@ final class ManagedLease implements Lease {
         }
         String reason = switch (lifecycle.phase()) {
             case RELEASING, RELEASED -> "it was released";
-            case LOST -> lost.getNow(new LeaseLostException(lockName, token, DEADLINE_PASSED)).getMessage();
+            case LOST -> lostReason == null ? DEADLINE_PASSED : lostReason;
             case HELD -> DEADLINE_PASSED;
         };
         throw new LeaseLostException(lockName, token, reason);
@@ -139,7 +142,7 @@ final class ManagedLease implements Lease {
 
     @Override
     public ReleaseStatus release() {
-        return Futures.awaitUninterruptibly(releaseAsync(), protocol.describe(), "release of '" + lockName + "'");
+        return Futures.awaitUninterruptibly(release(false), protocol.describe(), "release of '" + lockName + "'");
     }
 
     /**
@@ -147,8 +150,10 @@ final class ManagedLease implements Lease {
      * forgotten so the next call retries it. Once the client is closed, the backend is not called:
      * {@link LeaseEngine#close()} already released what was held.
      */
-    CompletableFuture<ReleaseStatus> releaseAsync() {
-        return release(false);
+    @Override
+    public CompletableFuture<ReleaseStatus> releaseAsync() {
+        // A copy: a caller that completes or cancels its future must not touch the shared release.
+        return release(false).copy();
     }
 
     /**

@@ -61,6 +61,17 @@ final class Renewal {
         scheduleNext(System.nanoTime());
     }
 
+    /**
+     * Why a lease found past its local deadline at {@code nowNanos} expired: its maxHold ended the
+     * renewals on purpose, or renewals did not succeed in time.
+     */
+    String whyExpired(long nowNanos) {
+        if (options.isWatchdog() && options.maxHold().isPresent() && nowNanos - renewUntilNanos >= 0) {
+            return "its maxHold (" + options.maxHold().get() + ") was reached, so renewal stopped on purpose";
+        }
+        return ManagedLease.DEADLINE_PASSED;
+    }
+
     /** Cancels the pending tick. Called after the lease left HELD. */
     void stop() {
         RenewalScheduler.Timer pending = nextTick.getAndSet(null);

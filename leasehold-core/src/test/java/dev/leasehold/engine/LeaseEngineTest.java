@@ -29,7 +29,7 @@ class LeaseEngineTest {
     private static final Duration LONG_TTL = Duration.ofSeconds(30);
 
     private final InMemoryLockProtocol protocol = new InMemoryLockProtocol();
-    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)));
+    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)), "in-memory");
 
     @AfterEach
     void close() {

@@ -27,7 +27,7 @@ class MultiLockTest {
     private static final Duration TTL = Duration.ofSeconds(30);
 
     private final InMemoryLockProtocol protocol = new InMemoryLockProtocol();
-    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)));
+    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)), "in-memory");
 
     @AfterEach
     void close() {

@@ -21,7 +21,7 @@ class ReadWriteLockPairTest {
 
     private final InMemoryLockProtocol readProtocol = new InMemoryLockProtocol();
     private final InMemoryLockProtocol writeProtocol = new InMemoryLockProtocol();
-    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)));
+    private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)), "in-memory");
     private final ReadWriteLockPair pair = ReadWriteLockPair.of(engine, "pair", LockOptions.defaults(),
             readProtocol, writeProtocol);
 

@@ -72,7 +72,7 @@ public final class RedisLockClient implements LockClient {
         // over again soon (the contended case) needs no new SUBSCRIBE.
         this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
         Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
-        this.engine = new LeaseEngine(settings);
+        this.engine = new LeaseEngine(settings, endpoint.describe());
         this.mutex = new RedisMutexProtocol(connection.async(), scripts, channels,
                 endpoint.describe(), fenceRetention, waiterRegistration,
                 ownsClient ? settings.operationTimeout() : null);
@@ -184,6 +184,7 @@ public final class RedisLockClient implements LockClient {
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
      */
     public LockInfo inspect(String name) {
+        engine.ensureOpen();
         LockKeys keys = LockKeys.of(Args.lockName(name));
         try {
             List<Object> reply = scripts.inspect.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,

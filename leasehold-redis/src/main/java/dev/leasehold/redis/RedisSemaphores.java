@@ -89,6 +89,7 @@ final class RedisSemaphores {
      * @throws PermitsMismatchException if live leases hold the name with another number of permits
      */
     int available(String name, int permits) {
+        engine.ensureOpen();
         State state = state(name);
         if (state.conflictsWith(permits)) {
             throw new PermitsMismatchException(name, state.heldWith(), permits);

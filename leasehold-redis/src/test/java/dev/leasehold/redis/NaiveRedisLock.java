@@ -141,6 +141,11 @@ final class NaiveRedisLock implements DistributedLock {
         }
 
         @Override
+        public CompletableFuture<ReleaseStatus> releaseAsync() {
+            return CompletableFuture.completedFuture(release());
+        }
+
+        @Override
         public Optional<ReleaseReport> releaseReport() {
             return released ? Optional.of(new ReleaseReport(ReleaseStatus.RELEASED, 1, 1, 1)) : Optional.empty();
         }

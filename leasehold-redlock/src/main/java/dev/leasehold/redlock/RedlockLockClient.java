@@ -65,7 +65,7 @@ public final class RedlockLockClient implements LockClient {
         this.client = client;
         this.resources = resources;
         this.protocol = new RedlockProtocol(nodes, settings);
-        this.engine = new LeaseEngine(settings.engine());
+        this.engine = new LeaseEngine(settings.engine(), protocol.describe());
     }
 
     /**

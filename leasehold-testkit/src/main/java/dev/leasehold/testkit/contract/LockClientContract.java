@@ -4,6 +4,7 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockClient;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockTimeoutException;
@@ -191,6 +192,22 @@ public abstract class LockClientContract {
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class).hasMessageContaining("released");
         assertThat(lease.lost().toCompletableFuture()).as("a release is not a loss").isNotDone();
         try (Lease next = lock(client(), lockName).acquire(Duration.ZERO)) {
+            assertThat(next.token()).isGreaterThan(lease.token());
+        }
+    }
+
+    @Test
+    void releaseAsyncReleasesWithoutBlockingAndJoinsLaterReleases() throws Exception {
+        String lockName = name("release-async");
+        LockClient client = client();
+        Lease lease = lock(client, lockName).acquire(Duration.ofSeconds(5));
+        CompletableFuture<ReleaseStatus> released = lease.releaseAsync();
+        released.cancel(false);
+        assertThat(lease.releaseAsync().get(5, TimeUnit.SECONDS)).as("a caller's cancel changes nothing")
+                .isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(lease.isValid()).isFalse();
+        try (Lease next = lock(client, lockName).acquire(Duration.ofSeconds(2))) {
             assertThat(next.token()).isGreaterThan(lease.token());
         }
     }
@@ -465,8 +482,13 @@ public abstract class LockClientContract {
     @Test
     void closingTheClientEndsItsLeasesAndFreesTheirLocks() throws Exception {
         LockClient client = connect();
-        Lease lease = lock(client, name("close"), LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
+        DistributedLock lock = lock(client, name("close"), LockOptions.watchdog(Duration.ofSeconds(30)));
+        Lease lease = lock.acquire(Duration.ofSeconds(5));
         client.close();
+        assertThatThrownBy(() -> lock.acquire(Duration.ZERO)).isInstanceOf(LockClientClosedException.class);
+        assertThatThrownBy(() -> lock.acquireAsync(Duration.ZERO)).isInstanceOf(LockClientClosedException.class);
+        assertThatThrownBy(() -> client.lock(name("after-close"))).isInstanceOf(LockClientClosedException.class)
+                .hasMessageContaining("closed");
         assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains("closed");
         assertThat(lease.isValid()).isFalse();
         assertThat(lease.release()).as("a lease of a closed client").isEqualTo(ReleaseStatus.ALREADY_LOST);
