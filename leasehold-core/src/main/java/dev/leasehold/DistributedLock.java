@@ -62,8 +62,12 @@ public interface DistributedLock {
 
     /**
      * A {@link Lock} view for drop-in use, reentrant per thread: the hold count is kept locally,
-     * so re-entry costs no round trip and issues no new token. The view is shared: every call
-     * returns the same object. {@link Lock#newCondition()} is not supported.
+     * so re-entry costs no round trip and issues no new token. The view is shared by every lock
+     * object of the same client, kind and name, so a method that locks {@code lock("x")} and calls
+     * another that locks a new {@code lock("x")} re-enters instead of waiting for itself; the view
+     * acquires with the options of the lock object that first asked for it. A thread that waits
+     * for a lock another thread of the same client holds times out with a message saying so.
+     * {@link Lock#newCondition()} is not supported.
      */
     ReentrantLeaseLock asJavaLock();
 }

@@ -13,8 +13,16 @@ public class LockTimeoutException extends LeaseholdException {
     private final Duration waited;
 
     public LockTimeoutException(String lockName, Duration waited) {
+        this(lockName, waited, "another holder kept it");
+    }
+
+    /**
+     * @param heldBy who kept the lock, as precisely as known, e.g. "it is held by this client
+     *               (thread 'worker-3')"
+     */
+    public LockTimeoutException(String lockName, Duration waited, String heldBy) {
         super("Lock '" + lockName + "' was not acquired within " + waited
-                + ": another holder kept it. Wait longer, or use tryAcquire to skip.");
+                + ": " + heldBy + ". Wait longer, or use tryAcquire to skip.");
         this.lockName = lockName;
         this.waited = waited;
     }

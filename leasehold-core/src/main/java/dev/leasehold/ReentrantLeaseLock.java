@@ -20,9 +20,16 @@ import java.util.concurrent.locks.Lock;
  */
 public final class ReentrantLeaseLock implements Lock {
 
-    private static final class Hold {
+    /**
+     * One thread's hold. It keeps its view reachable (through the thread's thread-local map) for
+     * as long as the thread holds, so a view shared through a weak registry cannot vanish while a
+     * thread still has to unlock it.
+     */
+    private final class Hold {
         final Lease lease;
         int count = 1;
+        @SuppressWarnings("unused")
+        final ReentrantLeaseLock view = ReentrantLeaseLock.this;
 
         Hold(Lease lease) {
             this.lease = lease;

@@ -60,6 +60,8 @@ final class AcquireOperation {
     private final long waitDeadlineNanos;
     private final boolean blockingCaller;
     private final String holder;
+    /** The thread that asked, named in a local timeout's message. */
+    private final String requester;
     /** The engine's outcome; only the engine completes it (or cancels it, to abandon). */
     private final CompletableFuture<ManagedLease> result = new CompletableFuture<>();
     /** The caller's copy of {@link #result}, which the caller may complete too. */
@@ -88,6 +90,7 @@ final class AcquireOperation {
         this.wait = wait;
         this.blockingCaller = blockingCaller;
         this.holder = engine.holderIds().next();
+        this.requester = Thread.currentThread().getName();
         this.waitDeadlineNanos = wait == null ? 0 : System.nanoTime() + wait.toNanos();
         result.whenComplete((lease, error) -> {
             if (result.isCancelled()) {
@@ -146,8 +149,15 @@ final class AcquireOperation {
 
     private void timeOutInQueue() {
         if (turnTaken.compareAndSet(false, true)) {
-            fail(new LockTimeoutException(lock.name(), wait));
+            fail(timedOut());
         }
+    }
+
+    /** The timeout, saying so when a lease of this client is what kept the lock. */
+    private LockTimeoutException timedOut() {
+        String thread = engine.localHolderThread(lock);
+        return thread == null ? new LockTimeoutException(lock.name(), wait)
+                : new LockTimeoutException(lock.name(), wait, "it is held by this client (thread '" + thread + "')");
     }
 
     private void cancelQueuedTimeout() {
@@ -197,7 +207,7 @@ final class AcquireOperation {
         if (!granted.compareAndSet(false, true)) {
             return;
         }
-        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, this::leaseEnded);
+        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, this::leaseEnded);
         if (lossSignal != null) {
             lossSignal.whenComplete((reason, error) -> lease.markLost(reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));
@@ -227,7 +237,7 @@ final class AcquireOperation {
         long untilDeadline = wait == null ? Long.MAX_VALUE : waitDeadlineNanos - System.nanoTime();
         if (untilDeadline <= 0) {
             cancel(wake);
-            fail(new LockTimeoutException(lock.name(), wait));
+            fail(timedOut());
             return;
         }
         if (wake == null && held.wake() == null) {

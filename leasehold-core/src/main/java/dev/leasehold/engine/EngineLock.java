@@ -29,7 +29,6 @@ final class EngineLock implements DistributedLock {
     private final LockProtocol protocol;
     private final CallTimeouts timeouts;
     private final WaitQueues.Key queueKey;
-    private final ReentrantLeaseLock javaLock;
 
     EngineLock(String name, LockOptions options, LeaseEngine engine, LockProtocol protocol) {
         this.name = name;
@@ -39,7 +38,6 @@ final class EngineLock implements DistributedLock {
         this.timeouts = new CallTimeouts(engine.settings().operationTimeout(),
                 protocol.boundsCallsWithin(engine.settings().operationTimeout()));
         this.queueKey = new WaitQueues.Key(protocol, name);
-        this.javaLock = new ReentrantLeaseLock(this);
     }
 
     LockProtocol protocol() {
@@ -90,9 +88,10 @@ final class EngineLock implements DistributedLock {
         return new AcquireOperation(this, engine, checked, false).start();
     }
 
+    /** Shared by every lock object of this client, kind and name: see {@link JavaLockViews}. */
     @Override
     public ReentrantLeaseLock asJavaLock() {
-        return javaLock;
+        return engine.javaLockViews().of(queueKey, this);
     }
 
     private Lease await(AcquireOperation operation) {

@@ -60,6 +60,7 @@ public final class LeaseEngine implements AutoCloseable {
     private final Executor callbackExecutor = ForkJoinPool.commonPool();
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
     private final WaitQueues queues = new WaitQueues();
+    private final JavaLockViews javaLockViews = new JavaLockViews();
     private final HolderIds holderIds = new HolderIds();
     private volatile boolean closed;
     private final String description;
@@ -161,8 +162,9 @@ public final class LeaseEngine implements AutoCloseable {
      * A new HELD lease, tracked until it ends, with its renewal started. If the client closed
      * meanwhile, the lease is ended at once like those {@link #close()} found.
      */
-    ManagedLease newLease(EngineLock lock, String holder, long token, long sentAtNanos, Consumer<ManagedLease> onEnd) {
-        ManagedLease lease = new ManagedLease(this, lock, holder, token, sentAtNanos, ended -> {
+    ManagedLease newLease(EngineLock lock, String holder, long token, long sentAtNanos, String requester,
+                          Consumer<ManagedLease> onEnd) {
+        ManagedLease lease = new ManagedLease(this, lock, holder, token, sentAtNanos, requester, ended -> {
             held.remove(ended);
             onEnd.accept(ended);
         });
@@ -191,6 +193,21 @@ public final class LeaseEngine implements AutoCloseable {
 
     WaitQueues queues() {
         return queues;
+    }
+
+    /**
+     * The thread that took a lease of this client which holds {@code lock}'s kind and name right
+     * now, or null: for a timeout's message. Scans the held leases; runs only on a timeout.
+     */
+    String localHolderThread(EngineLock lock) {
+        return held.stream()
+                .filter(lease -> lease.isFor(lock) && lease.isValid())
+                .map(ManagedLease::requester)
+                .findFirst().orElse(null);
+    }
+
+    JavaLockViews javaLockViews() {
+        return javaLockViews;
     }
 
     RenewalScheduler scheduler() {

@@ -32,6 +32,9 @@ final class ManagedLease implements Lease {
     private final LeaseEngine engine;
     private final LockProtocol protocol;
     private final CallTimeouts timeouts;
+    /** The thread that asked for this lease, for messages. */
+    private final String requester;
+    private final WaitQueues.Key queueKey;
     private final LeaseLifecycle lifecycle;
     private final Renewal renewal;
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
@@ -47,9 +50,11 @@ final class ManagedLease implements Lease {
      *
      * @param onEnd called once when the lease leaves HELD (released or lost)
      */
-    ManagedLease(LeaseEngine engine, EngineLock lock, String holder, long token, long sentAtNanos,
+    ManagedLease(LeaseEngine engine, EngineLock lock, String holder, long token, long sentAtNanos, String requester,
                  Consumer<ManagedLease> onEnd) {
         LockOptions options = lock.options();
+        this.requester = requester;
+        this.queueKey = lock.queueKey();
         this.engine = engine;
         this.lockName = lock.name();
         this.holder = holder;
@@ -72,6 +77,15 @@ final class ManagedLease implements Lease {
 
     String holder() {
         return holder;
+    }
+
+    String requester() {
+        return requester;
+    }
+
+    /** Whether this lease holds {@code lock}'s kind and name. */
+    boolean isFor(EngineLock lock) {
+        return queueKey.equals(lock.queueKey());
     }
 
     /** HELD to LOST: stops renewal and completes {@link #lost()}. */

@@ -36,10 +36,10 @@ public final class ReadWriteLockPair implements DistributedReadWriteLock {
     private final Side read;
     private final Side write;
 
-    private ReadWriteLockPair(String name, DistributedLock readLock, DistributedLock writeLock) {
+    private ReadWriteLockPair(LeaseEngine engine, String name, EngineLock readLock, EngineLock writeLock) {
         this.name = name;
-        this.read = new Side(readLock, "read", "write");
-        this.write = new Side(writeLock, "write", "read");
+        this.read = new Side(engine, readLock, "read", "write");
+        this.write = new Side(engine, writeLock, "write", "read");
         read.other = write;
         write.other = read;
     }
@@ -53,8 +53,8 @@ public final class ReadWriteLockPair implements DistributedReadWriteLock {
      */
     public static ReadWriteLockPair of(LeaseEngine engine, String name, LockOptions options,
                                        LockProtocol readProtocol, LockProtocol writeProtocol) {
-        return new ReadWriteLockPair(name, engine.lock(name, options, readProtocol),
-                engine.lock(name, options, writeProtocol));
+        return new ReadWriteLockPair(engine, name, (EngineLock) engine.lock(name, options, readProtocol),
+                (EngineLock) engine.lock(name, options, writeProtocol));
     }
 
     @Override
@@ -83,13 +83,15 @@ public final class ReadWriteLockPair implements DistributedReadWriteLock {
         private final DistributedLock lock;
         private final String kind;
         private final String otherKind;
-        private final ReentrantLeaseLock javaLock = new ReentrantLeaseLock(this);
+        private final ReentrantLeaseLock javaLock;
         private Side other;
 
-        Side(DistributedLock lock, String kind, String otherKind) {
+        Side(LeaseEngine engine, EngineLock lock, String kind, String otherKind) {
             this.lock = lock;
             this.kind = kind;
             this.otherKind = otherKind;
+            // Shared with every other pair of this client and name, so nested calls re-enter.
+            this.javaLock = engine.javaLockViews().of(lock.queueKey(), this);
         }
 
         @Override

@@ -63,6 +63,17 @@ final class WaitQueues {
         }
     }
 
+    /** The operation at the head of {@code key}'s queue (the one holding, or talking to the backend), if any. */
+    AcquireOperation head(Key key) {
+        AcquireOperation[] head = {null};
+        // Read under the map's lock for this key, which every change of the queue holds.
+        queues.computeIfPresent(key, (k, queue) -> {
+            head[0] = queue.peekFirst();
+            return queue;
+        });
+        return head[0];
+    }
+
     /** Every queued operation, for shutdown. */
     List<AcquireOperation> all() {
         return queues.values().stream().flatMap(queue -> List.copyOf(queue).stream()).toList();

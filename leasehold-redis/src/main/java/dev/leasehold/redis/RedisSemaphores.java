@@ -14,7 +14,9 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,11 @@ final class RedisSemaphores {
     private final RedisScripts scripts;
     private final ReleaseChannels channels;
     private final LeaseEngine engine;
+    /**
+     * One protocol per number of permits, shared by every semaphore object with that number: the
+     * engine keys its local bookkeeping (queues, Java views) by protocol and name.
+     */
+    private final Map<Integer, RedisSemaphoreProtocol> protocols = new ConcurrentHashMap<>();
     private final String server;
     private final String fenceRetentionMillis;
     private final String waiterRegistrationMillis;
@@ -74,8 +81,8 @@ final class RedisSemaphores {
             throw new IllegalArgumentException("permits must be between 1 and " + DistributedSemaphore.MAX_PERMITS
                     + ", got " + permits);
         }
-        RedisSemaphore semaphore = new RedisSemaphore(this, permits,
-                engine.lock(name, options, new RedisSemaphoreProtocol(this, permits)));
+        RedisSemaphore semaphore = new RedisSemaphore(this, permits, engine.lock(name, options,
+                protocols.computeIfAbsent(permits, count -> new RedisSemaphoreProtocol(this, count))));
         State state = state(name);
         if (state.conflictsWith(permits)) {
             throw new IllegalArgumentException(PermitsMismatchException.message(name, state.heldWith(), permits));

@@ -452,6 +452,51 @@ public abstract class LockClientContract {
         next.get().release();
     }
 
+    /**
+     * Failed before: each lock object had its own view, so a method that locked "x" and called
+     * another that locked a new lock("x") waited for itself.
+     */
+    @Test
+    void javaLockViewsOfOneNameAreSharedSoNestedCallsReEnter() throws Exception {
+        LockClient client = client();
+        ReentrantLeaseLock outer = lock(client, name("nested")).asJavaLock();
+        outer.lock();
+        long token = outer.currentLease().orElseThrow().token();
+        ReentrantLeaseLock inner = lock(client, name("nested")).asJavaLock();
+        assertThat(inner).isSameAs(outer);
+        assertThat(inner.tryLock(1, TimeUnit.SECONDS)).as("re-entered, not waiting for itself").isTrue();
+        assertThat(inner.holdCount()).isEqualTo(2);
+        assertThat(inner.currentLease().orElseThrow().token()).isEqualTo(token);
+        inner.unlock();
+        outer.unlock();
+        assertThat(outer.isHeldByCurrentThread()).isFalse();
+        try (Lease next = lock(client(), name("nested")).acquire(Duration.ofSeconds(2))) {
+            assertThat(next.token()).isGreaterThan(token);
+        }
+    }
+
+    @Test
+    void aThreadWaitingForItsOwnClientsHolderIsToldSo() throws Exception {
+        LockClient client = client();
+        Lease held = lock(client, name("own-client")).acquire(Duration.ofSeconds(5));
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<Throwable> outcome = other.submit(() -> {
+                try {
+                    lock(client, name("own-client")).acquire(Duration.ofMillis(200)).release();
+                    return null;
+                } catch (LockTimeoutException timeout) {
+                    return timeout;
+                }
+            });
+            assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining(Thread.currentThread().getName());
+        } finally {
+            other.shutdownNow();
+            held.release();
+        }
+    }
+
     @Test
     void badInputIsRejectedWithTheArgumentAndTheLimit() {
         LockClient client = client();
