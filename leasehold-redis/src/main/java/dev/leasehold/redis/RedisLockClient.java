@@ -58,10 +58,12 @@ public final class RedisLockClient implements LockClient {
     private final RedisFairLockProtocol fair;
     private final Duration operationTimeout;
     private volatile boolean closed;
+    private final String keyPrefix;
 
     RedisLockClient(RedisEndpoint endpoint, RedisClient client, boolean ownsClient,
                     StatefulRedisConnection<String, String> connection, RedisScripts scripts,
-                    LeaseEngine.Settings settings, Duration fenceRetention) {
+                    LeaseEngine.Settings settings, Duration fenceRetention, String keyPrefix) {
+        this.keyPrefix = keyPrefix;
         this.endpoint = endpoint;
         this.client = client;
         this.ownsClient = ownsClient;
@@ -95,8 +97,7 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock lock(String name, LockOptions options) {
-        LockKeys.of(Args.lockName(name));
-        return engine.lock(name, options, mutex);
+        return engine.lock(key(name), options, mutex);
     }
 
     /**
@@ -122,8 +123,7 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
-        LockKeys.of(Args.lockName(name));
-        return ReadWriteLockPair.of(engine, name, options, readers, writers);
+        return ReadWriteLockPair.of(engine, key(name), options, readers, writers);
     }
 
     /**
@@ -147,7 +147,7 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
-        return semaphores.create(name, permits, options);
+        return semaphores.create(key(name), permits, options);
     }
 
     /**
@@ -167,8 +167,19 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedLock fairLock(String name, LockOptions options) {
-        LockKeys.of(Args.lockName(name));
-        return engine.lock(name, options, fair);
+        return engine.lock(key(name), options, fair);
+    }
+
+    /**
+     * The Redis key of lock {@code name}: the client's key prefix (none by default) and the name.
+     *
+     * @throws IllegalArgumentException if the name is unusable or the key would share another
+     *                                  lock's keys (see {@link LockKeys#of(String)})
+     */
+    private String key(String name) {
+        String key = keyPrefix + Args.lockName(name);
+        LockKeys.of(key);
+        return key;
     }
 
     @Override
@@ -185,7 +196,7 @@ public final class RedisLockClient implements LockClient {
      */
     public LockInfo inspect(String name) {
         engine.ensureOpen();
-        LockKeys keys = LockKeys.of(Args.lockName(name));
+        LockKeys keys = LockKeys.of(key(name));
         try {
             List<Object> reply = scripts.inspect.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
                             new String[] {keys.lock(), keys.fence(), keys.waiters()})

@@ -56,6 +56,7 @@ public final class RedisLocks {
 
         private RedisEndpoint endpoint;
         private RedisClient existingClient;
+        private String keyPrefix = "";
 
         private Builder() {
         }
@@ -91,6 +92,27 @@ public final class RedisLocks {
         }
 
         /**
+         * A prefix for every key of every lock of this client (none by default), e.g.
+         * {@code "lock:"}: lock {@code order:777} then lives at {@code lock:order:777}, clear of an
+         * application that keeps its own data at {@code order:777}. Without a prefix, the lock key
+         * is the name itself, so a plain {@code SET name value NX PX} lock of another program
+         * excludes Leasehold's and the other way round. The prefix becomes part of each lock's
+         * name: {@code DistributedLock.name()}, {@code Lease.lockName()} and messages show it.
+         *
+         * @throws IllegalArgumentException if it is null, longer than 256 characters, or holds a
+         *                                  brace (it would change the names' Cluster hash tags)
+         */
+        public Builder keyPrefix(String prefix) {
+            if (prefix == null || prefix.length() > 256 || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+                throw new IllegalArgumentException("keyPrefix must be at most 256 characters without braces (they "
+                        + "would change every name's Cluster hash tag), e.g. \"lock:\"; got "
+                        + (prefix == null ? "null" : "'" + prefix + "'"));
+            }
+            this.keyPrefix = prefix;
+            return this;
+        }
+
+        /**
          * Connects and checks the server answers, accepts the credentials, and runs Redis 5.0 or
          * later (checked with {@code INFO server} when the user may run it).
          *
@@ -119,7 +141,7 @@ public final class RedisLocks {
                     throw e;
                 }
                 return new RedisLockClient(bounded, client, ownsClient, connection, new RedisScripts(),
-                        engineSettings(), fenceRetention());
+                        engineSettings(), fenceRetention(), keyPrefix);
             } catch (RuntimeException e) {
                 if (ownsClient) {
                     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

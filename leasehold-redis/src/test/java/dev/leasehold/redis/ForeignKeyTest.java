@@ -102,4 +102,23 @@ class ForeignKeyTest {
         assertThat(client.inspect("foreign:fence").foreign()).isPresent();
         server.command("DEL", keys.fence());
     }
+
+    /** An application that keeps a hash at 'order:777' and locks the same name: a key prefix keeps them apart. */
+    @Test
+    void aKeyPrefixKeepsLocksClearOfTheApplicationsOwnKeys() {
+        server.command("HSET", "order:777", "status", "paid");
+        assertThatThrownBy(() -> client.lock("order:777").acquire(Duration.ZERO))
+                .isInstanceOf(LockUnavailableException.class).hasMessageContaining("hash");
+        try (RedisLockClient prefixed = RedisLocks.builder().uri(server.uri()).keyPrefix("lock:").connect();
+             Lease lease = prefixed.lock("order:777").acquire(Duration.ZERO)) {
+            assertThat(lease.lockName()).isEqualTo("lock:order:777");
+            assertThat(server.command("TYPE", "lock:order:777")).isEqualTo("string");
+            assertThat(server.command("EXISTS", "{lock:order:777}:fence")).isEqualTo(1L);
+            assertThat(server.command("HGET", "order:777", "status")).isEqualTo("paid");
+            assertThat(prefixed.inspect("order:777").isHeld()).isTrue();
+        }
+        assertThatThrownBy(() -> RedisLocks.builder().keyPrefix("{app}:")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("braces");
+        server.command("DEL", "order:777");
+    }
 }
