@@ -32,31 +32,45 @@ public interface DistributedLock {
      *
      * @throws LockUnavailableException if the backend cannot be reached
      * @throws LockInterruptedException if the thread is interrupted while waiting
+     * @throws LockClientClosedException if the client was closed
      */
     Lease acquire();
 
     /**
-     * Waits up to {@code wait} to acquire the lock. {@link Duration#ZERO} tries once.
+     * Waits up to {@code wait} to acquire the lock. {@link Duration#ZERO} tries once. The call
+     * returns or throws within {@code wait} plus the client's operation timeout (the bound on the
+     * one backend call that may be in flight when the wait ends).
      *
      * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
-     * @throws LockTimeoutException if another holder kept the lock for the whole wait
+     * @throws LockTimeoutException if another holder kept the lock for the whole wait (the
+     *                              message says when it was a lease of this same client)
      * @throws LockUnavailableException if the backend cannot be reached
      * @throws LockInterruptedException if the thread is interrupted while waiting
+     * @throws LockClientClosedException if the client was closed
      */
     Lease acquire(Duration wait);
 
     /**
      * Like {@link #acquire(Duration)}, but an elapsed wait gives an empty result instead of
      * {@link LockTimeoutException}. Backend failures still throw.
+     *
+     * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LockInterruptedException if the thread is interrupted while waiting
+     * @throws LockClientClosedException if the client was closed
      */
     Optional<Lease> tryAcquire(Duration wait);
 
     /**
      * Acquires without blocking the caller. The future completes with the lease, or
-     * exceptionally with {@link LockTimeoutException} or {@link LockUnavailableException}.
-     * Cancelling the future abandons the attempt and releases anything it took.
+     * exceptionally with {@link LockTimeoutException} or {@link LockUnavailableException}, on a
+     * pool thread ({@link java.util.concurrent.ForkJoinPool#commonPool()}), never on a client I/O
+     * thread, so its callbacks may block. The caller may complete the future itself: cancelling
+     * it, completing it or bounding it ({@code orTimeout}) abandons the acquire, which then
+     * releases anything it took and frees its place.
      *
      * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     * @throws LockClientClosedException if the client was closed
      */
     CompletableFuture<Lease> acquireAsync(Duration wait);
 

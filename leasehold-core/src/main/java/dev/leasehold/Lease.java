@@ -26,7 +26,12 @@ public interface Lease extends AutoCloseable {
 
     /**
      * The fencing token of this lease: strictly greater than every token issued earlier for the
-     * same lock name to a different lease. Pass it with every write the lease protects.
+     * same lock name to a different lease, of any kind. Pass it with every write the lease protects.
+     *
+     * <p>Assumptions, on Redis: tokens are {@code max(last + 1, server time in µs)}, so they keep
+     * rising after the name's fence key expired as long as the server clock did not step back (or,
+     * after a failover, the new server's clock does not lag) by more than the fence retention
+     * (10 min by default), and the server did not lose the fence key's last write.
      */
     long token();
 
