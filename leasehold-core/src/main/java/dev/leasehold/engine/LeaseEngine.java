@@ -59,6 +59,7 @@ public final class LeaseEngine implements AutoCloseable {
     private final WaitPolicy waitPolicy;
     private final Executor callbackExecutor = ForkJoinPool.commonPool();
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<Void>> lateReleases = ConcurrentHashMap.newKeySet();
     private final WaitQueues queues = new WaitQueues();
     private final JavaLockViews javaLockViews = new JavaLockViews();
     private final HolderIds holderIds = new HolderIds();
@@ -131,6 +132,9 @@ public final class LeaseEngine implements AutoCloseable {
         Set.copyOf(held).forEach(lease -> endings.add(lease.releaseOnClose(CLOSED)));
         LeaseholdException closing = new LeaseholdException("The lock client was closed while this acquire waited");
         queues.all().forEach(operation -> endings.add(operation.abandonOnClose(closing)));
+        // Leases granted while this ran, ended by newLease (their operations may have left the
+        // queue before it was read): their releases must go out before the connections close.
+        endings.addAll(lateReleases);
         try {
             CompletableFuture.allOf(endings.toArray(CompletableFuture[]::new))
                     .get(settings.operationTimeout().toNanos(), TimeUnit.NANOSECONDS);
@@ -178,7 +182,11 @@ public final class LeaseEngine implements AutoCloseable {
         }
         // close() sets the flag before it copies the held set, so a lease added after the copy sees it.
         if (closed) {
-            lease.releaseOnClose(CLOSED);
+            // Registered before the lease ends (and its operation leaves the queue), so close()
+            // finds either the operation or this release.
+            CompletableFuture<Void> released = new CompletableFuture<>();
+            lateReleases.add(released);
+            lease.releaseOnClose(CLOSED).whenComplete((ignored, error) -> released.complete(null));
         }
         return lease;
     }
