@@ -20,6 +20,19 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Lease extends AutoCloseable {
 
+    /**
+     * The lease whose work is running on this thread: set while {@link DistributedLock#call},
+     * {@link DistributedLock#run} (and the semaphore's) run their work, and only then. Nested calls
+     * on other locks see their own lease and get the outer one back when they return. The binding
+     * belongs to the thread that runs the work: threads the work starts do not inherit it (pass the
+     * lease, or its {@link #token()}, to them).
+     *
+     * @throws IllegalStateException if no lease-scoped work runs on this thread
+     */
+    static Lease current() {
+        return LeaseScope.current();
+    }
+
     /** The name of the lock this lease holds. */
     String lockName();
 

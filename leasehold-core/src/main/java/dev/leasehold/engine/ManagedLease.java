@@ -39,6 +39,7 @@ final class ManagedLease implements Lease {
     private final Consumer<ManagedLease> onEnd;
     private volatile ReleaseReport report;
     private volatile boolean releasedWhileHeld;
+    private volatile String lostReason = DEADLINE_PASSED;
 
     /**
      * A HELD lease whose local deadline is {@code sentAtNanos + ttl - drift}; call {@link #start()}
@@ -81,6 +82,7 @@ final class ManagedLease implements Lease {
     }
 
     private void afterLost(String reason) {
+        lostReason = reason;
         renewal.stop();
         onEnd.accept(this);
         LeaseLostException cause = new LeaseLostException(lockName, token, reason);
@@ -126,7 +128,7 @@ final class ManagedLease implements Lease {
         }
         String reason = switch (lifecycle.phase()) {
             case RELEASING, RELEASED -> "it was released";
-            case LOST -> lost.getNow(new LeaseLostException(lockName, token, DEADLINE_PASSED)).getMessage();
+            case LOST -> lostReason;
             case HELD -> DEADLINE_PASSED;
         };
         throw new LeaseLostException(lockName, token, reason);
