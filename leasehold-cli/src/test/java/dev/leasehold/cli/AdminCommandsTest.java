@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -88,6 +90,57 @@ class AdminCommandsTest {
             assertThat(free.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.NOT_HELD);
             assertThat(free.stderr()).contains("free");
         }
+    }
+
+    /**
+     * On a terminal (a pty from util-linux {@code script}), break shows the holder and asks: "n"
+     * leaves the lock alone (exit 1), "y" breaks it.
+     */
+    @Test
+    void onATerminalBreakAsksFirst() throws Exception {
+        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+            Lease lease = client.lock("asked:job", LockOptions.watchdog(Duration.ofSeconds(3))).acquire(Duration.ZERO);
+            String holder = (String) server.command("GET", "asked:job");
+
+            Terminal no = onTerminal("n", "break", "asked:job", "--reason", "testing");
+            assertThat(no.exit()).isEqualTo(ExitCodes.NOT_CONFIRMED);
+            assertThat(no.output()).contains("Break lock 'asked:job' held by " + holder.substring(0, 6))
+                    .contains("Not broken").doesNotContain(holder);
+            assertThat(server.command("GET", "asked:job")).isEqualTo(holder);
+
+            Terminal yes = onTerminal("y", "break", "asked:job", "--reason", "testing");
+            assertThat(yes.exit()).isZero();
+            assertThat(yes.output()).contains("broke 'asked:job'");
+            assertThat(server.command("EXISTS", "asked:job")).isEqualTo(0L);
+            assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS)).isNotNull();
+        }
+    }
+
+    private record Terminal(int exit, String output) {
+    }
+
+    private Terminal onTerminal(String answer, String... args) throws Exception {
+        StringBuilder command = new StringBuilder();
+        command.append(quote(Path.of(System.getProperty("java.home"), "bin", "java").toString()))
+                .append(" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp ")
+                .append(quote(System.getProperty("java.class.path"))).append(' ').append(Main.class.getName());
+        for (String arg : args) {
+            command.append(' ').append(quote(arg));
+        }
+        Path out = dir.resolve("terminal-" + System.nanoTime() + ".txt");
+        ProcessBuilder builder = new ProcessBuilder("script", "-qec", command.toString(), "/dev/null")
+                .directory(dir.toFile()).redirectOutput(out.toFile()).redirectErrorStream(true);
+        builder.environment().put(RedisOption.ENV_VAR, server.uri());
+        Process process = builder.start();
+        process.getOutputStream().write((answer + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+        assertThat(process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+        process.getOutputStream().close();
+        return new Terminal(process.exitValue(), Files.readString(out));
+    }
+
+    private static String quote(String arg) {
+        return "'" + arg.replace("'", "'\\''") + "'";
     }
 
     private CliProcess cli(String... args) {
