@@ -150,7 +150,9 @@ class LeaseWorkTest {
     void workWhoseLeaseIsLostToAFrozenServerIsInterruptedBeforeTheNextHolderStarts() throws Exception {
         Duration ttl = Duration.ofMillis(600);
         DistributedLock first = client(Duration.ofMillis(300)).lock("work:frozen", LockOptions.watchdog(ttl));
-        DistributedLock second = client(Duration.ofSeconds(5)).lock("work:frozen", LockOptions.watchdog(ttl));
+        // A longer ttl for the next holder: its local deadline counts from the send of an attempt that
+        // may have waited in the frozen server, and must outlive that wait.
+        DistributedLock second = client(Duration.ofSeconds(5)).lock("work:frozen", LockOptions.watchdog(Duration.ofSeconds(10)));
         AtomicLong pausedAt = new AtomicLong();
         AtomicLong firstEnded = new AtomicLong();
         AtomicLong secondStarted = new AtomicLong();
