@@ -21,6 +21,19 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Lease extends AutoCloseable {
 
+    /**
+     * The lease whose work is running on this thread: set while {@link DistributedLock#call},
+     * {@link DistributedLock#run} (and the semaphore's) run their work, and only then. Nested calls
+     * on other locks see their own lease and get the outer one back when they return. The binding
+     * belongs to the thread that runs the work: threads the work starts do not inherit it (pass the
+     * lease, or its {@link #token()}, to them).
+     *
+     * @throws IllegalStateException if no lease-scoped work runs on this thread
+     */
+    static Lease current() {
+        return LeaseScope.current();
+    }
+
     /** The name of the lock this lease holds. */
     String lockName();
 
@@ -50,6 +63,25 @@ public interface Lease extends AutoCloseable {
      * @throws LeaseLostException if it was lost or already released
      */
     void ensureValid();
+
+    /**
+     * Explicit extension: asks the backend to keep this lease for {@code ttl} from now, for a fixed
+     * lease that needs longer than its lease time, or a watchdog lease that wants a longer horizon
+     * than its ttl (e.g. before a step that cannot renew). A compare-and-extend on the server: it
+     * succeeds only while the lease is still this holder's, and never revives a lost or released
+     * lease. The local deadline moves only once the server confirmed, to the send time of this call
+     * plus {@code ttl} minus its drift ({@code ttl * 0.01 + 2 ms}); an answer that arrives after the
+     * old deadline moves nothing. It never shortens a lease: the server keeps the longer of the two
+     * expiries, and so does the local deadline. The extension is sent at once, not with the next
+     * renewal batch; {@link LockOptions#maxHold()} does not limit it.
+     *
+     * @throws IllegalArgumentException if ttl is null or outside [{@link LockOptions#MIN_TTL}, {@link LockOptions#MAX_TTL}]
+     * @throws LeaseLostException if the lease was already lost or released, or the server found another
+     *         holder (or no key), which marks it lost; nothing was extended
+     * @throws LockUnavailableException if the backend could not be reached; the lease keeps its old
+     *         deadline, and the call may be retried
+     */
+    void extend(Duration ttl);
 
     /**
      * Completes, with the reason, when the lease is lost: a renewal found another holder (or no

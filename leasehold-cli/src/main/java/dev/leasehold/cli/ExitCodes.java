@@ -20,6 +20,10 @@ public final class ExitCodes {
     public static final int NOT_OBTAINED = 75;
     /** {@code run}: the lease was lost while the command ran; the command's process group was terminated. */
     public static final int LEASE_LOST = 79;
+    /** {@code break}: the lock was free; nothing was broken ({@code EX_NOINPUT}: nothing by that name to act on). */
+    public static final int NOT_HELD = 66;
+    /** {@code break}: asked on a terminal, the user did not confirm; nothing was broken. */
+    public static final int NOT_CONFIRMED = 1;
     /**
      * {@code run}: the command could not be started, as a shell reports it. A command that is
      * not found gives 127 and one that is not executable 126, both from {@code setsid}, which

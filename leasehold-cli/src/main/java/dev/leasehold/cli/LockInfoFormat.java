@@ -3,6 +3,7 @@ package dev.leasehold.cli;
 import dev.leasehold.redis.LockInfo;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /** How {@code inspect} prints a {@link LockInfo}: aligned text for people, JSON for scripts. */
@@ -19,6 +20,22 @@ final class LockInfoFormat {
                 "fence    " + (info.lastToken().isPresent() ? Long.toString(info.lastToken().getAsLong())
                         : "none (no token issued recently)"),
                 "waiters  " + info.waiters());
+    }
+
+    /** {@code list}'s table: one line per lock under a header, or a note when there is none. */
+    static String table(List<LockInfo> locks) {
+        if (locks.isEmpty()) {
+            return "no lock held";
+        }
+        int width = Math.max(4, locks.stream().mapToInt(info -> info.name().length()).max().orElse(0));
+        String format = "%-" + width + "s  %-8s  %-10s  %-20s  %s";
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, format, "NAME", "HOLDER", "TTL", "FENCE", "WAITERS"));
+        for (LockInfo info : locks) {
+            table.append(System.lineSeparator()).append(String.format(Locale.ROOT, format, info.name(),
+                    info.holder().orElse("-"), info.remaining().map(Durations::format).orElse("-"),
+                    info.lastToken().isPresent() ? Long.toString(info.lastToken().getAsLong()) : "-", info.waiters()));
+        }
+        return table.toString();
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseReport;
 import dev.leasehold.ReleaseStatus;
+import dev.leasehold.spi.Args;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import org.slf4j.Logger;
@@ -147,6 +148,29 @@ final class ManagedLease implements Lease {
             case HELD -> DEADLINE_PASSED;
         };
         throw new LeaseLostException(lockName, token, reason);
+    }
+
+    /**
+     * One {@link LockProtocol#renew} call, flushed at once, and the local deadline moved to
+     * {@code send time + ttl - drift(ttl)} only after the server said yes (see
+     * {@link LeaseLifecycle#extend}: only forward, only while still HELD and before the deadline).
+     */
+    @Override
+    public void extend(Duration ttl) {
+        Args.within("ttl", ttl, LockOptions.MIN_TTL, LockOptions.MAX_TTL);
+        ensureValid();
+        long sentAt = System.nanoTime();
+        CompletableFuture<Boolean> answer = protocol.renew(lockName, holder, ttl);
+        protocol.flushRenewals();
+        boolean extended = Futures.awaitUninterruptibly(timeouts.bound(answer), protocol.describe(),
+                "the extension of '" + lockName + "'");
+        if (!extended) {
+            markLost("an extension found another holder or no key");
+        } else if (!lifecycle.extend(sentAt + ttl.minus(LockOptions.drift(ttl)).toNanos(), System.nanoTime())) {
+            // Ended meanwhile, past the deadline, or the lease already lasts longer: isValid tells which.
+            isValid();
+        }
+        ensureValid();
     }
 
     @Override

@@ -46,9 +46,13 @@ public interface LockProtocol {
     CompletableFuture<Attempt> tryAcquire(AcquireRequest request);
 
     /**
-     * Extends the lease of {@code holder} to {@code ttl} from now, only if it still owns the lock.
-     * The engine calls it in batches from its renewal thread and calls {@link #flushRenewals()}
-     * after each batch, so a backend may buffer renewals until then.
+     * Extends the lease of {@code holder} to {@code ttl} from now, only if it still owns the lock,
+     * and never shortens it: a lease that already lives longer on the server keeps its expiry (an
+     * explicit {@link dev.leasehold.Lease#extend} may have set a longer one than the watchdog's ttl,
+     * and the local deadline never moves back). The engine calls it in batches from its renewal
+     * thread and calls {@link #flushRenewals()} after each batch, so a backend may buffer renewals
+     * until then; for an explicit extension it calls {@link #flushRenewals()} right after this, from
+     * the caller's thread.
      *
      * @return true if extended, false if another holder (or nobody) has the lock
      */

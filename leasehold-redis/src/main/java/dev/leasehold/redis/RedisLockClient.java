@@ -13,14 +13,24 @@ import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisEndpoint;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.ReleaseChannels;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -57,8 +67,17 @@ public final class RedisLockClient implements LockClient {
     private final RedisSemaphores semaphores;
     private final RedisFairLockProtocol fair;
     private final Duration operationTimeout;
+    private final Duration fenceRetention;
     private volatile boolean closed;
     private final String keyPrefix;
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisLockClient.class);
+    /** Keys asked of each {@code SCAN} step (its {@code COUNT}): one bounded batch per round trip. */
+    static final int SCAN_BATCH = 1_000;
+    /** How long the audit record of a break ({@link LockKeys#broken()}) lives. */
+    public static final Duration BREAK_AUDIT_RETENTION = Duration.ofHours(24);
+    /** Longest reason accepted by {@link #breakLock(String, String)}, in characters. */
+    public static final int MAX_REASON_LENGTH = 1_000;
 
     RedisLockClient(RedisEndpoint endpoint, RedisClient client, boolean ownsClient,
                     StatefulRedisConnection<String, String> connection, RedisScripts scripts,
@@ -70,6 +89,7 @@ public final class RedisLockClient implements LockClient {
         this.connection = connection;
         this.scripts = scripts;
         this.operationTimeout = settings.operationTimeout();
+        this.fenceRetention = fenceRetention;
         // Subscriptions outlive their last waiter by a few re-check periods: a lock that is handed
         // over again soon (the contended case) needs no new SUBSCRIBE.
         this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
@@ -222,6 +242,141 @@ public final class RedisLockClient implements LockClient {
             throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
         } catch (ExecutionException | TimeoutException e) {
             throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
+        }
+    }
+
+    /**
+     * The locks held right now whose names match the glob {@code pattern} (Redis {@code MATCH}
+     * syntax: {@code *}, {@code ?}, {@code [abc]}, backslash escapes), each with its holder
+     * (redacted), remaining ttl, last token and live waiters, sorted by name. Walks the keyspace with
+     * {@code SCAN ... COUNT} {@value #SCAN_BATCH}, never {@code KEYS}, so the server is never blocked
+     * for long: each batch costs one {@code SCAN} and one script call that reads its candidates
+     * atomically. Like any {@code SCAN}, the walk is not a snapshot: a lock taken or freed during it
+     * may or may not appear.
+     *
+     * <p>A key counts as a lock when it holds a string that is a Leasehold holder id, or has a
+     * fencing counter beside it; so the exclusive kinds are listed (mutex, fair lock, write lock, and
+     * plain {@code SET NX} locks that share a name with them), read leases and semaphore permits
+     * (members of a sorted set) are not.
+     *
+     * @throws IllegalArgumentException if pattern is null or empty
+     * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
+     */
+    public List<LockInfo> list(String pattern) {
+        if (pattern == null || pattern.isEmpty()) {
+            throw new IllegalArgumentException("pattern must not be null or empty; use \"*\" for every lock");
+        }
+        List<LockInfo> found = new ArrayList<>();
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(SCAN_BATCH);
+        KeyScanCursor<String> cursor = await(connection.async().scan(args), "the scan for '" + pattern + "'");
+        while (true) {
+            found.addAll(heldAmong(cursor.getKeys()));
+            if (cursor.isFinished()) {
+                break;
+            }
+            cursor = await(connection.async().scan(cursor, args), "the scan for '" + pattern + "'");
+        }
+        found.sort(Comparator.comparing(LockInfo::name));
+        return found;
+    }
+
+    /** One batch of list: the candidates that are held locks, read by one list.lua call. */
+    private List<LockInfo> heldAmong(List<String> keys) {
+        List<String> names = new ArrayList<>();
+        List<String> scriptKeys = new ArrayList<>();
+        for (String key : keys) {
+            LockKeys lockKeys;
+            try {
+                lockKeys = LockKeys.of(Args.lockName(key));
+            } catch (IllegalArgumentException notALockName) {
+                continue; // an auxiliary key (e.g. {x}:fence), or a name no lock can have
+            }
+            names.add(key);
+            scriptKeys.add(lockKeys.lock());
+            scriptKeys.add(lockKeys.fence());
+            scriptKeys.add(lockKeys.waiters());
+        }
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        List<Object> reply = await(scripts.list.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
+                scriptKeys.toArray(String[]::new)), "the listing of locks");
+        List<LockInfo> held = new ArrayList<>();
+        for (int i = 0; i < reply.size(); i += 5) {
+            String name = names.get(((Long) reply.get(i)).intValue() - 1);
+            long pttl = (Long) reply.get(i + 2);
+            String fence = (String) reply.get(i + 3);
+            held.add(new LockInfo(name, Optional.of(HolderIds.redact((String) reply.get(i + 1))),
+                    pttl >= 0 ? Optional.of(Duration.ofMillis(pttl)) : Optional.empty(),
+                    fence.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(fence)),
+                    (Long) reply.get(i + 4), Optional.empty()));
+        }
+        return held;
+    }
+
+    /**
+     * Breaks the lock {@code name} as an administrator: deletes the current holder's key, whoever
+     * holds it, and advances the fence, so every token issued from now on exceeds the broken
+     * holder's (even if the fence key had expired); records who broke it and why in the hash
+     * {@link LockKeys#broken()} for {@link #BREAK_AUDIT_RETENTION} and in a log line; and wakes
+     * every waiter. All of it in one script call.
+     *
+     * <p>The broken holder is not told directly: a watchdog lease finds the key gone at its next
+     * renewal (within a third of its ttl) and its {@link dev.leasehold.Lease#lost()} completes; a
+     * fixed lease runs on until its local deadline. <b>Until then it believes it holds the lock</b>,
+     * so a resource that does not check fencing tokens can see two writers; a guarded one refuses
+     * the broken holder's writes as soon as the next holder's first write is admitted.
+     *
+     * <p>Only the lock key is broken: the exclusive kinds (mutex, fair lock, write lock, a plain
+     * {@code SET NX} lock). Read leases and semaphore permits are not touched.
+     *
+     * @param reason why, for the audit record (required, at most {@value #MAX_REASON_LENGTH} characters)
+     * @return what was broken, or empty if the lock was free (then nothing is written)
+     * @throws IllegalArgumentException if the name is unusable, or reason is null, blank or too long
+     * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
+     */
+    public Optional<BrokenLock> breakLock(String name, String reason) {
+        LockKeys keys = LockKeys.of(Args.lockName(name));
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("reason must not be null or blank: say why the lock is broken");
+        }
+        if (reason.length() > MAX_REASON_LENGTH) {
+            throw new IllegalArgumentException("reason must be at most " + MAX_REASON_LENGTH + " characters, got "
+                    + reason.length());
+        }
+        String by = whoAmI();
+        List<Object> reply = await(scripts.breakLock.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
+                new String[] {keys.lock(), keys.fence(), keys.broken()}, by, reason,
+                Long.toString(fenceRetention.toMillis()), Long.toString(BREAK_AUDIT_RETENTION.toMillis()),
+                keys.channel()), "the break of '" + name + "'");
+        if ((Long) reply.get(0) == 0L) {
+            return Optional.empty();
+        }
+        BrokenLock broken = new BrokenLock(name, HolderIds.redact((String) reply.get(1)),
+                Long.parseLong((String) reply.get(2)), by, reason);
+        LOG.warn("Lock '{}' broken by {}: holder {} deleted, fence advanced to {}; reason: {}",
+                name, by, broken.holder(), broken.fence(), reason);
+        return Optional.of(broken);
+    }
+
+    private static String whoAmI() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException | SecurityException unknown) {
+            host = "unknown-host";
+        }
+        return System.getProperty("user.name", "unknown-user") + "@" + host;
+    }
+
+    private <T> T await(CompletionStage<T> reply, String operation) {
+        try {
+            return reply.toCompletableFuture().get(operationTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RedisErrors.translate(endpoint.describe(), operation, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw RedisErrors.translate(endpoint.describe(), operation, e);
         }
     }
 

@@ -15,6 +15,8 @@ final class RedisScripts {
     final RedisScript renewBatch = RedisScript.load("renew_batch.lua");
     final RedisScript renewMembers = RedisScript.load("renew_members.lua");
     final RedisScript inspect = RedisScript.load("inspect.lua");
+    final RedisScript list = RedisScript.load("list.lua");
+    final RedisScript breakLock = RedisScript.load("break.lua");
     final RedisScript readAcquire = RedisScript.load("read_acquire.lua");
     final RedisScript readRelease = RedisScript.load("read_release.lua");
     final RedisScript writeAcquire = RedisScript.load("write_acquire.lua");

@@ -1,18 +1,21 @@
 -- Compare-and-extend for many leases in one call: the watchdog's batch of renewals that fell due
--- together. Each key is extended only if its holder id is still stored there.
+-- together, or one explicit extension. Each key is extended only if its holder id is still stored
+-- there, and never shortened: an explicit extension may have set a longer life than the ttl.
 --
 -- KEYS[i]      the lock key of the i-th lease
 -- ARGV[2i-1]   its holder id
 -- ARGV[2i]     its new ttl, ms
 --
--- Returns one integer per key: 1 if extended, 0 if another holder (or nobody, or a value of
+-- Returns one integer per key: 1 if ours and now living at least its ttl, 0 if another holder (or nobody, or a value of
 -- another type) has that key.
 
 local extended = {}
 for i, key in ipairs(KEYS) do
   -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the batch.
   if redis.pcall('get', key) == ARGV[2 * i - 1] then
-    redis.call('pexpire', key, ARGV[2 * i])
+    if redis.call('pttl', key) < tonumber(ARGV[2 * i]) then
+      redis.call('pexpire', key, ARGV[2 * i])
+    end
     extended[i] = 1
   else
     extended[i] = 0

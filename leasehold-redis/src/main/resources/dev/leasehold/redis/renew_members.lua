@@ -1,7 +1,8 @@
 -- Compare-and-extend for leases held as members of a sorted set (read leases, semaphore permits),
 -- many in one call: the watchdog's batch of renewals that fell due together. A member is extended
 -- only while it is still there and unexpired: a lease whose member expired or was removed is lost,
--- even if nobody took its place yet.
+-- even if nobody took its place yet. A member's expiry never moves back: an explicit extension may
+-- have set a later one than the watchdog's ttl.
 --
 -- KEYS[i]      the sorted set of the i-th lease (holder id -> lease expiry, server ms)
 -- ARGV[2i-1]   its holder id
@@ -19,7 +20,9 @@ for i, key in ipairs(KEYS) do
   -- pcall: a key of another type is just not ours; it must not fail the batch.
   local score = redis.pcall('zscore', key, holder)
   if type(score) == 'string' and tonumber(score) > millis then
-    redis.call('zadd', key, millis + ttl, holder)
+    if tonumber(score) < millis + ttl then
+      redis.call('zadd', key, millis + ttl, holder)
+    end
     if redis.call('pttl', key) < ttl then
       redis.call('pexpire', key, ttl)
     end

@@ -28,6 +28,12 @@ class LockKeysTest {
     }
 
     @Test
+    void theAuditRecordOfABreakSharesTheLocksSlot() {
+        assertThat(LockKeys.of("order:123").broken()).isEqualTo("{order:123}:broken");
+        assertThat(LockKeys.of("{tenant-7}:job").broken()).isEqualTo("{tenant-7}:job:broken");
+    }
+
+    @Test
     void anOpenBraceWithoutCloseStillHashesTheWholeName() {
         LockKeys keys = LockKeys.of("a{b");
         assertThat(hashedPart(keys.fence())).isEqualTo("a{b").isEqualTo(hashedPart(keys.lock()));
@@ -42,7 +48,7 @@ class LockKeysTest {
     @Test
     void aTaggedNameThatIsAnotherLocksFenceOrWaitersKeyIsRefused() {
         String[][] nameAndOwner = {{"{x}:fence", "x"}, {"{x}:waiters", "x"}, {"a{x}:fence", "a{x}"},
-                {"{t}:job:waiters", "{t}:job"}};
+                {"{t}:job:waiters", "{t}:job"}, {"{x}:broken", "x"}};
         for (String[] pair : nameAndOwner) {
             assertThatThrownBy(() -> LockKeys.of(pair[0])).as(pair[0]).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + pair[0] + "'")

@@ -126,6 +126,14 @@ final class NaiveRedisLock implements DistributedLock {
             }
         }
 
+        /** Naive too: a PEXPIRE without checking whose key it is. */
+        @Override
+        public void extend(Duration ttl) {
+            synchronized (redis) {
+                redis.pexpire(name, ttl.toMillis());
+            }
+        }
+
         @Override
         public CompletionStage<LeaseLostException> lost() {
             return new CompletableFuture<>();

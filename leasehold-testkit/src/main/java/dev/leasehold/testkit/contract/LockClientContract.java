@@ -97,6 +97,41 @@ public abstract class LockClientContract {
     }
 
     @Test
+    void leaseScopedWorkReturnsItsResultAndIsInterruptedWhenItsLeaseRunsOut() throws Exception {
+        DistributedLock lock = lock(client(), name("work"), LockOptions.fixedLease(Duration.ofMillis(300)));
+        assertThat(lock.call(Duration.ofSeconds(5), () -> Lease.current().token())).isPositive();
+
+        long start = System.nanoTime();
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> lock.call(Duration.ofSeconds(5), () -> {
+            Thread.sleep(10_000);
+            return "slept through";
+        }));
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(thrown).isInstanceOf(LeaseLostException.class);
+        assertThat(thrown.getSuppressed()).anyMatch(InterruptedException.class::isInstance);
+        assertThat(millis).as("interrupted at the local deadline").isLessThan(300 + 1_000);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        try (Lease next = lock(client(), name("work")).acquire(Duration.ofSeconds(5))) {
+            assertThat(next.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void extendKeepsAHeldLeaseAndNeverRevivesAnEndedOne() throws Exception {
+        String lockName = name("extend");
+        Lease lease = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(300))).acquire(Duration.ofSeconds(5));
+        lease.extend(Duration.ofSeconds(5));
+        Thread.sleep(500);
+        assertThat(lease.isValid()).as("valid past its lease time").isTrue();
+        assertThat(lock(client(), lockName).tryAcquire(Duration.ZERO)).as("still held on the backend").isEmpty();
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(5))).isInstanceOf(LeaseLostException.class);
+        try (Lease next = lock(client(), lockName).acquire(Duration.ZERO)) {
+            assertThat(next.token()).isGreaterThan(lease.token());
+        }
+    }
+
+    @Test
     void mutualExclusionAcrossClientsAndThreads() throws Exception {
         int threadsPerClient = 16;
         int total = 2_000;

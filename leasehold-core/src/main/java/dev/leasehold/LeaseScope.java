@@ -1,0 +1,220 @@
+package dev.leasehold;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Lease-scoped work: runs work under a lease it was given, binds the lease to the thread as
+ * {@link Lease#current()}, interrupts the worker the moment {@link Lease#lost()} completes, and
+ * releases the lease afterwards. Engine-neutral: it uses only the {@link Lease} API, so every lock
+ * kind and backend gets the same behaviour through the default methods of {@link DistributedLock}
+ * and {@link DistributedSemaphore}.
+ *
+ * <p>Interruption is cooperative: work that never checks its interrupt status runs on, and the call
+ * reports the loss when the work returns. The interrupt this class delivered is cleared before the
+ * call throws, so it does not leak into the caller's later code.
+ */
+final class LeaseScope {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseScope.class);
+    private static final String RELEASE_FOUND_IT_GONE = "the release after the work found another holder or no key";
+    private static final ThreadLocal<Lease> CURRENT = new ThreadLocal<>();
+
+    /** The worker is running its work; a loss may interrupt it. */
+    private static final int RUNNING = 0;
+    /** The work returned or threw; no interrupt may be delivered any more. */
+    private static final int DONE = 1;
+    /** A loss is interrupting the worker right now. */
+    private static final int INTERRUPTING = 2;
+    /** A loss interrupted the worker. */
+    private static final int INTERRUPTED = 3;
+
+    private LeaseScope() {
+    }
+
+    static Lease current() {
+        Lease lease = CURRENT.get();
+        if (lease == null) {
+            throw new IllegalStateException("no lease is bound to this thread: Lease.current() is only set while "
+                    + "DistributedLock.call/run or DistributedSemaphore.call/run runs its work");
+        }
+        return lease;
+    }
+
+    static <T> T requireWork(T work) {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        return work;
+    }
+
+    /**
+     * Runs {@code work} under {@code lease}, which the caller just acquired, and releases the lease.
+     * Returns the work's result, or rethrows its exception unchanged, unless the lease was lost while
+     * it ran: then throws {@link LeaseLostException} with the work's own exception (if any) suppressed.
+     */
+    static <T> T call(Lease lease, Callable<T> work) throws Exception {
+        Thread worker = Thread.currentThread();
+        AtomicInteger state = new AtomicInteger(RUNNING);
+        CompletableFuture<Void> interrupter = lease.lost().toCompletableFuture().thenAccept(lost -> {
+            if (state.compareAndSet(RUNNING, INTERRUPTING)) {
+                worker.interrupt();
+                state.set(INTERRUPTED);
+            }
+        });
+        Lease outer = CURRENT.get();
+        CURRENT.set(lease);
+        T result = null;
+        Throwable failure = null;
+        try {
+            result = work.call();
+        } catch (Throwable thrown) {
+            failure = thrown;
+        } finally {
+            restore(outer);
+            interrupter.cancel(false);
+        }
+        boolean interrupted = !state.compareAndSet(RUNNING, DONE);
+        if (interrupted) {
+            // The loss callback may still be delivering its interrupt: let it finish, then clear it.
+            while (state.get() == INTERRUPTING) {
+                Thread.onSpinWait();
+            }
+            Thread.interrupted();
+        }
+        LeaseLostException loss = interrupted || !lease.isValid() ? lossOf(lease) : null;
+        LeaseholdException releaseFailure = null;
+        try {
+            if (lease.release() == ReleaseStatus.ALREADY_LOST && loss == null) {
+                loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
+            }
+        } catch (LeaseholdException unreachable) {
+            releaseFailure = unreachable;
+        }
+        if (loss != null) {
+            overran(lease);
+            addSuppressed(loss, failure);
+            addSuppressed(loss, releaseFailure);
+            throw loss;
+        }
+        if (failure != null) {
+            addSuppressed(failure, releaseFailure);
+            throw sneaky(failure);
+        }
+        if (releaseFailure != null) {
+            throw releaseFailure;
+        }
+        return result;
+    }
+
+    /**
+     * Runs {@code work} with {@code lease} once the acquire completes, cancels the stage it returned
+     * when the lease is lost, and releases the lease when the stage completes.
+     */
+    static <T> CompletableFuture<T> callAsync(CompletableFuture<Lease> acquired,
+                                              Function<Lease, ? extends CompletionStage<T>> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        acquired.whenComplete((lease, acquireFailure) -> {
+            if (acquireFailure != null) {
+                result.completeExceptionally(unwrap(acquireFailure));
+                return;
+            }
+            CompletableFuture<T> stage;
+            try {
+                stage = requireStage(work.apply(lease));
+            } catch (Throwable thrown) {
+                stage = CompletableFuture.failedFuture(thrown);
+            }
+            CompletableFuture<T> running = stage;
+            lease.lost().thenAccept(lost -> running.cancel(true));
+            // The release blocks for one round trip: never on the thread that completed the stage,
+            // which may be a client's I/O thread.
+            running.whenCompleteAsync((value, error) -> {
+                LeaseLostException loss = lease.isValid() ? null : lossOf(lease);
+                LeaseholdException releaseFailure = null;
+                try {
+                    if (lease.release() == ReleaseStatus.ALREADY_LOST && loss == null) {
+                        loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
+                    }
+                } catch (LeaseholdException unreachable) {
+                    releaseFailure = unreachable;
+                }
+                Throwable cause = error == null ? null : unwrap(error);
+                if (loss != null) {
+                    overran(lease);
+                    if (!(cause instanceof java.util.concurrent.CancellationException)) {
+                        addSuppressed(loss, cause);
+                    }
+                    addSuppressed(loss, releaseFailure);
+                    result.completeExceptionally(loss);
+                } else if (cause != null) {
+                    addSuppressed(cause, releaseFailure);
+                    result.completeExceptionally(cause);
+                } else if (releaseFailure != null) {
+                    result.completeExceptionally(releaseFailure);
+                } else {
+                    result.complete(value);
+                }
+            }, ForkJoinPool.commonPool());
+        });
+        return result;
+    }
+
+    private static <T> CompletableFuture<T> requireStage(CompletionStage<T> stage) {
+        if (stage == null) {
+            throw new IllegalStateException("the work returned a null CompletionStage");
+        }
+        return stage.toCompletableFuture();
+    }
+
+    /**
+     * The hook point for work that ran past its lease: the {@code leasehold.lease.overrun} meter
+     * will be counted here. For now, a log line.
+     */
+    private static void overran(Lease lease) {
+        LOG.warn("Work under the lease on lock '{}' (token {}) ran past its lease; the lease was lost while it ran",
+                lease.lockName(), lease.token());
+    }
+
+    /** The lease's own account of its loss, taken before the release (after it, it reads "released"). */
+    private static LeaseLostException lossOf(Lease lease) {
+        try {
+            lease.ensureValid();
+        } catch (LeaseLostException loss) {
+            return loss;
+        }
+        return new LeaseLostException(lease.lockName(), lease.token(), "it was lost while the work ran");
+    }
+
+    private static void restore(Lease outer) {
+        if (outer == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(outer);
+        }
+    }
+
+    private static void addSuppressed(Throwable to, Throwable suppressed) {
+        if (suppressed != null && suppressed != to) {
+            to.addSuppressed(suppressed);
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /** Rethrows any throwable unchanged (checked ones too: {@code call} declares {@code throws Exception}). */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable thrown) throws E {
+        throw (E) thrown;
+    }
+}

@@ -1,0 +1,185 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.InMemoryFenceGuard;
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseLostException;
+import dev.leasehold.LockOptions;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.StaleTokenException;
+import dev.leasehold.launcher.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Administration on a real server: {@link RedisLockClient#list} and {@link RedisLockClient#breakLock}. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RedisAdminTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static RedisServer server;
+    private final List<RedisLockClient> clients = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(RedisLockClient::close);
+        clients.clear();
+        server.command("FLUSHALL");
+    }
+
+    private RedisLockClient client() {
+        RedisLockClient client = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofSeconds(10)).connect();
+        clients.add(client);
+        return client;
+    }
+
+    @Test
+    void listFindsEveryHeldLockAmongManyKeysInBoundedScans() {
+        RedisLockClient client = client();
+        int held = RedisLockClient.SCAN_BATCH * 2 + 500;
+        List<Lease> leases = new ArrayList<>();
+        for (int i = 0; i < held; i++) {
+            leases.add(client.lock("job:" + i).acquire(WAIT));
+        }
+        // Noise: plain data, a released lock's leftover fence, a foreign SET NX lock, other kinds.
+        for (int i = 0; i < 500; i++) {
+            server.command("SET", "cache:" + i, "value " + i);
+        }
+        client.lock("job:released").acquire(WAIT).release();
+        server.command("SET", "job:python", "redis-py-token", "PX", "60000");
+        Lease reader = client.readWriteLock("job:rw").readLock().acquire(WAIT);
+        long scansBefore = ServerProbe.calls(server, "scan");
+
+        List<LockInfo> jobs = client.list("job:*");
+
+        assertThat(ServerProbe.calls(server, "scan") - scansBefore).as("several bounded SCAN steps")
+                .isGreaterThanOrEqualTo(3);
+        assertThat(ServerProbe.calls(server, "keys")).as("never KEYS").isZero();
+        assertThat(jobs).hasSize(held);
+        assertThat(jobs).extracting(LockInfo::name).doesNotContain("job:released", "job:python", "job:rw")
+                .contains("job:0", "job:" + (held - 1)).isSorted();
+        LockInfo first = jobs.stream().filter(info -> info.name().equals("job:7")).findFirst().orElseThrow();
+        assertThat(first.holder()).hasValueSatisfying(holder -> assertThat(holder).hasSize(7).endsWith("…"));
+        assertThat(first.remaining()).hasValueSatisfying(ttl -> assertThat(ttl).isPositive());
+        assertThat(first.lastToken()).hasValue(leases.get(7).token());
+
+        assertThat(client.list("job:1?")).extracting(LockInfo::name)
+                .containsExactly("job:10", "job:11", "job:12", "job:13", "job:14", "job:15", "job:16", "job:17",
+                        "job:18", "job:19");
+        assertThat(client.list("cache:*")).isEmpty();
+        assertThat(client.list("nothing:*")).isEmpty();
+        assertThatThrownBy(() -> client.list("")).isInstanceOf(IllegalArgumentException.class);
+        leases.forEach(Lease::release);
+        reader.release();
+        assertThat(client.list("job:*")).isEmpty();
+    }
+
+    @Test
+    void aBrokenHolderLosesItsLeaseAtItsNextRenewalAndItsTokenIsRefused() throws Exception {
+        RedisLockClient holderClient = client();
+        Duration ttl = Duration.ofMillis(600);
+        Lease broken = holderClient.lock("acct:9", LockOptions.watchdog(ttl)).acquire(WAIT);
+        InMemoryFenceGuard guard = new InMemoryFenceGuard();
+        guard.admit("acct:9", broken.token(), () -> "first write");
+
+        RedisLockClient waiterClient = client();
+        CompletableFuture<Lease> waiting = waiterClient.lock("acct:9").acquireAsync(Duration.ofSeconds(20));
+        ServerProbe.awaitWaiters(server, "{acct:9}:waiters", 1);
+
+        RedisLockClient admin = client();
+        long brokeAt = System.nanoTime();
+        Optional<BrokenLock> report = admin.breakLock("acct:9", "stuck batch job, ticket OPS-12");
+
+        assertThat(report).hasValueSatisfying(r -> {
+            assertThat(r.fence()).isGreaterThanOrEqualTo(broken.token());
+            assertThat(r.holder()).endsWith("…");
+            assertThat(r.reason()).isEqualTo("stuck batch job, ticket OPS-12");
+        });
+        LeaseLostException lost = broken.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long lostAfterMillis = (System.nanoTime() - brokeAt) / 1_000_000;
+        assertThat(lost.getMessage()).as("found by a renewal, not by the deadline").contains("renewal").contains("no key");
+        // A renewal every ttl/3, plus the break's own round trip and scheduling on a loaded machine.
+        assertThat(lostAfterMillis).as("within its next renewal (every ttl/3)").isLessThanOrEqualTo(ttl.toMillis() / 3 + 300);
+
+        Lease next = waiting.get(2, TimeUnit.SECONDS); // woken by the break, not by a 10 s re-check
+        assertThat(next.token()).isGreaterThan(report.get().fence()).isGreaterThan(broken.token());
+        guard.admit("acct:9", next.token(), () -> "next holder's write");
+        assertThatThrownBy(() -> guard.admit("acct:9", broken.token(), () -> "broken holder's late write"))
+                .isInstanceOf(StaleTokenException.class);
+
+        @SuppressWarnings("unchecked")
+        Map<String, String> audit = toMap((List<Object>) server.command("HGETALL", "{acct:9}:broken"));
+        assertThat(audit).containsEntry("reason", "stuck batch job, ticket OPS-12")
+                .containsEntry("fence", Long.toString(report.get().fence()))
+                .containsEntry("by", report.get().by()).containsKeys("holder", "at");
+        assertThat(audit.get("holder")).endsWith("…").hasSize(7);
+        assertThat((Long) server.command("PTTL", "{acct:9}:broken")).isPositive()
+                .isLessThanOrEqualTo(RedisLockClient.BREAK_AUDIT_RETENTION.toMillis());
+        assertThat(broken.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        assertThat(next.isValid()).as("the broken holder's release spares the next holder").isTrue();
+        next.release();
+    }
+
+    @Test
+    void breakingAFreeLockWritesNothing() {
+        RedisLockClient client = client();
+        client.lock("free:1").acquire(WAIT).release();
+        Object fence = server.command("GET", "{free:1}:fence");
+        assertThat(client.breakLock("free:1", "just checking")).isEmpty();
+        assertThat(server.command("GET", "{free:1}:fence")).isEqualTo(fence);
+        assertThat(server.command("EXISTS", "{free:1}:broken")).isEqualTo(0L);
+    }
+
+    @Test
+    void theFenceAdvancesEvenWhenItsKeyHadExpired() {
+        Lease lease = client().lock("old:1").acquire(WAIT);
+        server.command("DEL", "{old:1}:fence"); // held longer than the fence retention
+        BrokenLock report = client().breakLock("old:1", "expired fence").orElseThrow();
+        assertThat(report.fence()).isGreaterThan(lease.token());
+        assertThat((Long) server.command("PTTL", "{old:1}:fence")).as("kept for the fence retention").isPositive();
+        // Another client: this one's own lease still queues its acquisitions of the name locally.
+        assertThat(client().lock("old:1").acquire(WAIT).token()).isGreaterThan(report.fence());
+    }
+
+    @Test
+    void badArgumentsAreRefused() {
+        RedisLockClient client = client();
+        assertThatThrownBy(() -> client.breakLock("x", null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("reason");
+        assertThatThrownBy(() -> client.breakLock("x", "  ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.breakLock("x", "r".repeat(RedisLockClient.MAX_REASON_LENGTH + 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.breakLock("{x}:fence", "r")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.breakLock(null, "r")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static Map<String, String> toMap(List<Object> flat) {
+        Map<String, String> map = new java.util.HashMap<>();
+        for (int i = 0; i < flat.size(); i += 2) {
+            map.put((String) flat.get(i), (String) flat.get(i + 1));
+        }
+        return map;
+    }
+}
