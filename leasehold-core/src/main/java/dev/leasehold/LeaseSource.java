@@ -1,0 +1,137 @@
+package dev.leasehold;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * Where leases come from: what a {@link DistributedLock} and a {@link DistributedSemaphore} have
+ * in common. Every acquire either returns a lease or throws; none returns without it, and an error
+ * is never turned into {@code false}. An acquire that fails, times out or is interrupted cleans up
+ * whatever it took on the server before it returns. Lease-scoped work ({@link #call},
+ * {@link #run}, {@link #callAsync}) acquires, works and releases in one call.
+ */
+public interface LeaseSource {
+
+    /** Longest wait accepted by the acquire methods. */
+    Duration MAX_WAIT = Duration.ofDays(30);
+
+    /** The name, as given to the client's factory ({@link LockClient#lock(String)}, ...). */
+    String name();
+
+    /** The options every lease from here is held with. */
+    LockOptions options();
+
+    /**
+     * Waits as long as it takes for a lease (the lock, or one permit).
+     *
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LockInterruptedException if the thread is interrupted while waiting
+     * @throws LockClientClosedException if the client was closed
+     */
+    Lease acquire();
+
+    /**
+     * Waits up to {@code wait} for a lease (the lock, or one permit). {@link Duration#ZERO} tries once. The call
+     * returns or throws within {@code wait} plus the client's operation timeout (the bound on the
+     * one backend call that may be in flight when the wait ends).
+     *
+     * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     * @throws LockTimeoutException if another holder kept the lock for the whole wait (the
+     *                              message says when it was a lease of this same client)
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LockInterruptedException if the thread is interrupted while waiting
+     * @throws LockClientClosedException if the client was closed
+     */
+    Lease acquire(Duration wait);
+
+    /**
+     * Like {@link #acquire(Duration)}, but an elapsed wait gives an empty result instead of
+     * {@link LockTimeoutException}. Backend failures still throw.
+     *
+     * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LockInterruptedException if the thread is interrupted while waiting
+     * @throws LockClientClosedException if the client was closed
+     */
+    Optional<Lease> tryAcquire(Duration wait);
+
+    /**
+     * Acquires without blocking the caller. The future completes with the lease, or
+     * exceptionally with {@link LockTimeoutException} or {@link LockUnavailableException}, on a
+     * pool thread ({@link java.util.concurrent.ForkJoinPool#commonPool()}), never on a client I/O
+     * thread, so its callbacks may block. The caller may complete the future itself: cancelling
+     * it, completing it or bounding it ({@code orTimeout}) abandons the acquire, which then
+     * releases anything it took and frees its place.
+     *
+     * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
+     * @throws LockClientClosedException if the client was closed
+     */
+    CompletableFuture<Lease> acquireAsync(Duration wait);
+
+    /**
+     * Lease-scoped work: acquires (waiting up to {@code wait}, as {@link #acquire(Duration)}), runs
+     * {@code work} with the lease bound to this thread as {@link Lease#current()}, releases the lease
+     * and returns the work's result, or rethrows its exception unchanged.
+     *
+     * <p><b>When the lease is lost while the work runs</b> (a renewal found another holder, or the
+     * local deadline passed without a successful renewal), this thread is interrupted at once and
+     * the call throws {@link LeaseLostException}, with the work's own exception, if it threw one,
+     * added as suppressed. Interruption is cooperative: work that never looks at its interrupt
+     * status (blocking I/O that ignores interrupts, a busy loop) runs on, and the loss is reported
+     * when it returns. The interrupt this call delivered is cleared before it throws. The work's
+     * writes should still carry {@code Lease.current().token()} through a {@link FenceGuard}: the
+     * guard is what stops a write already under way.
+     *
+     * <p>If the release fails (the backend cannot be reached) after work that completed within its
+     * lease, the release's {@link LockUnavailableException} is thrown (or added as suppressed to the
+     * work's exception), as with try-with-resources.
+     *
+     * @throws IllegalArgumentException if work is null (nothing is acquired then), or wait is bad
+     * @throws LockTimeoutException if the lock was not acquired within the wait
+     * @throws LeaseLostException if the lease was lost while the work ran
+     * @throws Exception whatever the work threw, unchanged
+     */
+    default <T> T call(Duration wait, Callable<T> work) throws Exception {
+        LeaseScope.requireWork(work);
+        return LeaseScope.call(acquire(wait), work);
+    }
+
+    /**
+     * Like {@link #call(Duration, Callable)}, for work without a result and without checked
+     * exceptions.
+     */
+    default void run(Duration wait, Runnable work) {
+        LeaseScope.requireWork(work);
+        try {
+            LeaseScope.call(acquire(wait), () -> {
+                work.run();
+                return null;
+            });
+        } catch (RuntimeException | Error unchecked) {
+            throw unchecked;
+        } catch (Exception impossible) {
+            throw new IllegalStateException("a Runnable threw a checked exception", impossible);
+        }
+    }
+
+    /**
+     * Asynchronous lease-scoped work: acquires like {@link #acquireAsync(Duration)}, then calls
+     * {@code work} with the lease and releases the lease when the stage it returned completes.
+     * The returned future completes with the stage's result or exception, unchanged; when the lease
+     * is lost first, the stage is cancelled at once ({@code toCompletableFuture().cancel(true)}) and
+     * the future fails with {@link LeaseLostException} (the stage's own failure, if it failed with
+     * something else than that cancellation, added as suppressed). The release runs on
+     * {@link java.util.concurrent.ForkJoinPool#commonPool()}, never on the thread that completed
+     * the stage. {@link Lease#current()} is not bound here: the work gets its lease as argument.
+     *
+     * @throws IllegalArgumentException if work is null (nothing is acquired then), or wait is bad
+     */
+    default <T> CompletableFuture<T> callAsync(Duration wait, Function<Lease, ? extends CompletionStage<T>> work) {
+        LeaseScope.requireWork(work);
+        return LeaseScope.callAsync(acquireAsync(wait), work);
+    }
+}
