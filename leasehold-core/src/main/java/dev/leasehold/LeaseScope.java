@@ -135,17 +135,17 @@ final class LeaseScope {
             }
             CompletableFuture<T> running = stage;
             lease.lost().thenAccept(lost -> running.cancel(true));
-            // The release blocks for one round trip: never on the thread that completed the stage,
-            // which may be a client's I/O thread.
-            running.whenCompleteAsync((value, error) -> {
+            // Released without blocking anyone; the result is completed on the common pool, never on a
+            // client's I/O thread, since the caller's own stages run where it completes.
+            running.whenComplete((value, error) -> lease.releaseAsync().whenCompleteAsync((status, releaseError) -> {
                 LeaseLostException loss = lease.isValid() ? null : lossOf(lease);
                 LeaseholdException releaseFailure = null;
-                try {
-                    if (lease.release() == ReleaseStatus.ALREADY_LOST && loss == null) {
-                        loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
-                    }
-                } catch (LeaseholdException unreachable) {
-                    releaseFailure = unreachable;
+                if (releaseError != null) {
+                    Throwable failure = unwrap(releaseError);
+                    releaseFailure = failure instanceof LeaseholdException leasehold ? leasehold
+                            : new LeaseholdException("releasing '" + lease.lockName() + "' failed: " + failure);
+                } else if (status == ReleaseStatus.ALREADY_LOST && loss == null) {
+                    loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
                 }
                 Throwable cause = error == null ? null : unwrap(error);
                 if (loss != null) {
@@ -163,7 +163,7 @@ final class LeaseScope {
                 } else {
                     result.complete(value);
                 }
-            }, ForkJoinPool.commonPool());
+            }, ForkJoinPool.commonPool()));
         });
         return result;
     }

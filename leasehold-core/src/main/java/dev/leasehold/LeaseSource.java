@@ -124,9 +124,9 @@ public interface LeaseSource {
      * The returned future completes with the stage's result or exception, unchanged; when the lease
      * is lost first, the stage is cancelled at once ({@code toCompletableFuture().cancel(true)}) and
      * the future fails with {@link LeaseLostException} (the stage's own failure, if it failed with
-     * something else than that cancellation, added as suppressed). The release runs on
-     * {@link java.util.concurrent.ForkJoinPool#commonPool()}, never on the thread that completed
-     * the stage. {@link Lease#current()} is not bound here: the work gets its lease as argument.
+     * something else than that cancellation, added as suppressed). The release does not block
+     * a thread ({@link Lease#releaseAsync()}), and the returned future completes on
+     * {@link java.util.concurrent.ForkJoinPool#commonPool()}, never on a client I/O thread. {@link Lease#current()} is not bound here: the work gets its lease as argument.
      *
      * @throws IllegalArgumentException if work is null (nothing is acquired then), or wait is bad
      */
