@@ -137,35 +137,44 @@ final class LeaseScope {
             lease.lost().thenAccept(lost -> running.cancel(true));
             // Released without blocking anyone; the result is completed on the common pool, never on a
             // client's I/O thread, since the caller's own stages run where it completes.
-            running.whenComplete((value, error) -> lease.releaseAsync().whenCompleteAsync((status, releaseError) -> {
-                LeaseLostException loss = lease.isValid() ? null : lossOf(lease);
-                LeaseholdException releaseFailure = null;
-                if (releaseError != null) {
-                    Throwable failure = unwrap(releaseError);
-                    releaseFailure = failure instanceof LeaseholdException leasehold ? leasehold
-                            : new LeaseholdException("releasing '" + lease.lockName() + "' failed: " + failure);
-                } else if (status == ReleaseStatus.ALREADY_LOST && loss == null) {
-                    loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
-                }
-                Throwable cause = error == null ? null : unwrap(error);
-                if (loss != null) {
-                    overran(lease);
-                    if (!(cause instanceof java.util.concurrent.CancellationException)) {
-                        addSuppressed(loss, cause);
-                    }
-                    addSuppressed(loss, releaseFailure);
-                    result.completeExceptionally(loss);
-                } else if (cause != null) {
-                    addSuppressed(cause, releaseFailure);
-                    result.completeExceptionally(cause);
-                } else if (releaseFailure != null) {
-                    result.completeExceptionally(releaseFailure);
-                } else {
-                    result.complete(value);
-                }
-            }, ForkJoinPool.commonPool()));
+            running.whenComplete((value, error) -> {
+                // Read before the release, which ends the lease either way.
+                LeaseLostException lostWhileWorking = lease.isValid() ? null : lossOf(lease);
+                lease.releaseAsync().whenCompleteAsync((status, releaseError) -> finish(result, lease, value, error,
+                        lostWhileWorking, status, releaseError), ForkJoinPool.commonPool());
+            });
         });
         return result;
+    }
+
+    /** Completes {@code result} from the work's outcome, the loss seen before the release, and the release's. */
+    private static <T> void finish(CompletableFuture<T> result, Lease lease, T value, Throwable error,
+                                   LeaseLostException lostWhileWorking, ReleaseStatus status, Throwable releaseError) {
+        LeaseLostException loss = lostWhileWorking;
+        LeaseholdException releaseFailure = null;
+        if (releaseError != null) {
+            Throwable failure = unwrap(releaseError);
+            releaseFailure = failure instanceof LeaseholdException leasehold ? leasehold
+                    : new LeaseholdException("releasing '" + lease.lockName() + "' failed: " + failure);
+        } else if (status == ReleaseStatus.ALREADY_LOST && loss == null) {
+            loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
+        }
+        Throwable cause = error == null ? null : unwrap(error);
+        if (loss != null) {
+            overran(lease);
+            if (!(cause instanceof java.util.concurrent.CancellationException)) {
+                addSuppressed(loss, cause);
+            }
+            addSuppressed(loss, releaseFailure);
+            result.completeExceptionally(loss);
+        } else if (cause != null) {
+            addSuppressed(cause, releaseFailure);
+            result.completeExceptionally(cause);
+        } else if (releaseFailure != null) {
+            result.completeExceptionally(releaseFailure);
+        } else {
+            result.complete(value);
+        }
     }
 
     private static <T> CompletableFuture<T> requireStage(CompletionStage<T> stage) {
