@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the benchmark jar and runs every benchmark once (about 11 minutes on 2 cores), writing
+# Builds the benchmark jar and runs every benchmark once (about 16 minutes on 2 cores), writing
 # leasehold-bench/RESULTS.md. Run it on an otherwise idle machine: the report says whether it was.
 #
 #   leasehold-bench/run.sh            the full run, for RESULTS.md

@@ -8,8 +8,10 @@ import java.util.Map;
  *
  * @param settings     the durations and sizes used
  * @param machine      machine, JDK, server and library versions
- * @param uncontended  the uncontended rows (JMH)
- * @param contended    the contended row
+ * @param uncontended  the uncontended rows of the mutexes (JMH)
+ * @param family       the uncontended rows of the read locks and semaphores (JMH)
+ * @param contended    the contended rows, threads of one client
+ * @param contendedPerThread the contended rows, one client per thread
  * @param handoff      the handoff rows
  * @param watchdog     the watchdog row
  * @param redlock      the Redlock row: uncontended, 1 thread, on {@code redlockNodes} servers
@@ -17,7 +19,8 @@ import java.util.Map;
  * @param conditions   load and foreign CPU use around the run
  */
 record BenchResults(BenchSettings settings, Machine machine, UncontendedWorkload.Result uncontended,
-                    ContendedWorkload.Result contended, HandoffWorkload.Result handoff,
+                    UncontendedWorkload.Result family, ContendedWorkload.Result contended,
+                    ContendedWorkload.Result contendedPerThread, HandoffWorkload.Result handoff,
                     WatchdogWorkload.Result watchdog, UncontendedWorkload.Result redlock, int redlockNodes,
                     Conditions conditions) {
 

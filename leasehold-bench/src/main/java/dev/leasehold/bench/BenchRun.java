@@ -37,12 +37,22 @@ final class BenchRun {
             foreign.put("uncontended", phase.percent());
 
             phase = ForeignCpu.start(servers);
+            UncontendedWorkload.Result family =
+                    new UncontendedWorkload(List.of(server), settings.family(), progress).run(Contender.FAMILY);
+            foreign.put("read lock and semaphore", phase.percent());
+
+            phase = ForeignCpu.start(servers);
             ContendedWorkload.Result contended =
                     new ContendedWorkload(server, settings.contended(), progress).run(contenders);
             foreign.put("contended", phase.percent());
 
             phase = ForeignCpu.start(servers);
-            HandoffWorkload.Result handoff = new HandoffWorkload(server, settings.handoff(), progress).run(contenders);
+            ContendedWorkload.Result contendedPerThread = new ContendedWorkload(server, settings.contended(), progress,
+                    ContendedWorkload.Clients.CLIENT_PER_THREAD).run(Contender.CLIENT_PER_THREAD);
+            foreign.put("contended, client per thread", phase.percent());
+
+            phase = ForeignCpu.start(servers);
+            HandoffWorkload.Result handoff = new HandoffWorkload(server, settings.handoff(), progress).run(Contender.HANDOFF);
             foreign.put("handoff", phase.percent());
 
             phase = ForeignCpu.start(servers);
@@ -60,7 +70,8 @@ final class BenchRun {
 
             BenchResults.Conditions conditions = new BenchResults.Conditions(loadBefore, ProcessCpu.loadAverage(),
                     wholeRun.percent(), foreign, Duration.ofNanos(System.nanoTime() - start));
-            return new BenchResults(settings, machine, uncontended, contended, handoff, watchdog, redlock,
+            return new BenchResults(settings, machine, uncontended, family, contended, contendedPerThread, handoff,
+                    watchdog, redlock,
                     REDLOCK_NODES, conditions);
         } finally {
             servers.forEach(RedisServer::close);

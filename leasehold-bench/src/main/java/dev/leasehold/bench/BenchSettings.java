@@ -8,13 +8,15 @@ import java.util.List;
  * minutes on 2 cores); {@link #smoke()} runs every workload for one very short iteration so the
  * smoke test can prove the whole pipeline still works.
  */
-record BenchSettings(String name, UncontendedWorkload.Settings uncontended, ContendedWorkload.Settings contended,
+record BenchSettings(String name, UncontendedWorkload.Settings uncontended, UncontendedWorkload.Settings family,
+                     ContendedWorkload.Settings contended,
                      HandoffWorkload.Settings handoff, WatchdogWorkload.Settings watchdog,
                      UncontendedWorkload.Settings redlock) {
 
     static BenchSettings full() {
         return new BenchSettings("full",
                 new UncontendedWorkload.Settings(List.of(1, 4, 16), 5, 1, 3, Duration.ofSeconds(1), 200),
+                new UncontendedWorkload.Settings(List.of(1, 16), 5, 1, 3, Duration.ofSeconds(1), 200),
                 new ContendedWorkload.Settings(8, 5, Duration.ofSeconds(2), Duration.ofSeconds(3), 400),
                 new HandoffWorkload.Settings(5, 120, 100, Duration.ofMillis(5), 100),
                 new WatchdogWorkload.Settings(10_000, Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofSeconds(30),
@@ -24,6 +26,7 @@ record BenchSettings(String name, UncontendedWorkload.Settings uncontended, Cont
 
     static BenchSettings smoke() {
         return new BenchSettings("smoke",
+                new UncontendedWorkload.Settings(List.of(1, 2), 1, 0, 1, Duration.ofMillis(200), 5),
                 new UncontendedWorkload.Settings(List.of(1, 2), 1, 0, 1, Duration.ofMillis(200), 5),
                 new ContendedWorkload.Settings(3, 1, Duration.ofMillis(100), Duration.ofMillis(300), 20),
                 new HandoffWorkload.Settings(1, 10, 3, Duration.ofMillis(2), 5),

@@ -27,8 +27,10 @@ final class CommandProbe {
      *
      * @param commands   top-level commands by name (lower case)
      * @param operations what the workload reported doing: acquisitions, handoffs, ...
+     * @param server     every command the server ran meanwhile by name, those inside scripts
+     *                   included ({@code INFO commandstats}, the probe's own commands left out)
      */
-    record Counted(Map<String, Long> commands, long operations) {
+    record Counted(Map<String, Long> commands, long operations, Map<String, Long> server) {
 
         long total() {
             return commands.values().stream().mapToLong(Long::longValue).sum();
@@ -37,13 +39,23 @@ final class CommandProbe {
         double perOperation() {
             return (double) total() / operations;
         }
+
+        /** Commands the server ran per operation, script-internal ones included. */
+        double serverPerOperation() {
+            return (double) server.values().stream().mapToLong(Long::longValue).sum() / operations;
+        }
     }
+
+    /** The probe's own commands, left out of the server-side count. */
+    private static final java.util.Set<String> OWN = java.util.Set.of("monitor", "echo", "config|resetstat", "config",
+            "info");
 
     /** The commands clients sent while {@code workload} ran; it returns how many operations it did. */
     static Counted count(RedisServer server, LongSupplier workload) {
         Map<String, Long> counts = new TreeMap<>();
         try (RespClient monitor = RespClient.connect(server.host(), server.port())) {
             monitor.setReadTimeout(Duration.ofSeconds(30));
+            RedisStats.reset(server);
             monitor.call("MONITOR");
             long operations = workload.getAsLong();
             // Everything the workload sent is in the stream before this marker.
@@ -52,7 +64,9 @@ final class CommandProbe {
             while (true) {
                 String line = (String) monitor.read();
                 if (line.contains(marker)) {
-                    return new Counted(counts, operations);
+                    Map<String, Long> serverCounts = new TreeMap<>(RedisStats.commandCalls(server));
+                    serverCounts.keySet().removeIf(OWN::contains);
+                    return new Counted(counts, operations, serverCounts);
                 }
                 if (!line.contains(" lua]")) {
                     counts.merge(commandName(line), 1L, Long::sum);

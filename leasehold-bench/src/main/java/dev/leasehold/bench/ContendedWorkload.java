@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.LongStream;
 
 /**
- * Contended: several threads of one client loop on one lock name, each holding it only to bump
- * the protected counter. Measures acquisitions per second, the wait of each acquire (call to
+ * Contended: several threads loop on one lock name, each holding it only to bump the protected
+ * counter; either all threads share one client, or each thread has a client of its own (its own
+ * connections, as separate processes would), where every handoff goes through Redis. Measures acquisitions per second, the wait of each acquire (call to
  * return), and how evenly the threads were served: the fewest acquisitions any thread got
  * against the mean. Custom harness rather than JMH: the figures of interest are the per-thread
  * counts and the wait distribution under a fixed window, not a per-call score.
@@ -37,13 +38,25 @@ final class ContendedWorkload {
     record Settings(int threads, int rounds, Duration warmup, Duration window, int probeAcquisitions) {
     }
 
+    /** Whether the threads share one client or each has its own. */
+    enum Clients {
+        ONE_CLIENT("one client"),
+        CLIENT_PER_THREAD("one client per thread");
+
+        final String label;
+
+        Clients(String label) {
+            this.label = label;
+        }
+    }
+
     /** One contender over all rounds. {@code fairness} is min / mean of per-thread acquisitions. */
     record Cell(List<Double> acquisitionsPerSecond, List<Double> p50PerRound, List<Double> p99PerRound, List<Double> fairness,
                 List<long[]> perThread, Histogram waitNanos) {
     }
 
     /** Cells per contender, and each contender's probe (operations: acquisitions). */
-    record Result(Map<Contender, Cell> cells, Map<Contender, CommandProbe.Counted> probes) {
+    record Result(Clients clients, Map<Contender, Cell> cells, Map<Contender, CommandProbe.Counted> probes) {
     }
 
     /** One window's outcome. */
@@ -53,39 +66,66 @@ final class ContendedWorkload {
     private final RedisServer server;
     private final Settings settings;
     private final Progress progress;
+    private final Clients clients;
 
     ContendedWorkload(RedisServer server, Settings settings, Progress progress) {
+        this(server, settings, progress, Clients.ONE_CLIENT);
+    }
+
+    ContendedWorkload(RedisServer server, Settings settings, Progress progress, Clients clients) {
         this.server = server;
         this.settings = settings;
         this.progress = progress;
+        this.clients = clients;
     }
 
     Result run(List<Contender> contenders) {
-        Map<Contender, LockAdapter> adapters = new EnumMap<>(Contender.class);
+        Map<Contender, LockAdapter[]> adapters = new EnumMap<>(Contender.class);
         try {
             Map<Contender, CommandProbe.Counted> probes = new EnumMap<>(Contender.class);
             for (Contender contender : contenders) {
-                progress.step("contended warm-up: " + contender.label());
-                LockAdapter adapter = contender.open(List.of(server.uri()), Contender.DEFAULT_TTL);
-                adapters.put(contender, adapter);
-                window(adapter, settings.warmup(), Long.MAX_VALUE);
+                progress.step("contended (" + clients.label + ") warm-up: " + contender.label());
+                LockAdapter[] perThread = open(contender);
+                adapters.put(contender, perThread);
+                window(perThread, settings.warmup(), Long.MAX_VALUE);
                 probes.put(contender, CommandProbe.count(server, () -> LongStream.of(
-                        window(adapter, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
+                        window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
             }
             Map<Contender, List<Window>> windows = new EnumMap<>(Contender.class);
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : Rounds.order(contenders, round)) {
-                    progress.step("contended round " + (round + 1) + "/" + settings.rounds() + ": " + contender.label());
+                    progress.step("contended (" + clients.label + ") round " + (round + 1) + "/" + settings.rounds()
+                            + ": " + contender.label());
                     windows.computeIfAbsent(contender, c -> new ArrayList<>())
                             .add(window(adapters.get(contender), settings.window(), Long.MAX_VALUE));
                 }
             }
             Map<Contender, Cell> cells = new EnumMap<>(Contender.class);
             windows.forEach((contender, list) -> cells.put(contender, cell(list)));
-            return new Result(cells, probes);
+            return new Result(clients, cells, probes);
         } finally {
-            adapters.values().forEach(LockAdapter::close);
+            adapters.values().forEach(ContendedWorkload::close);
             RedisStats.flush(server);
+        }
+    }
+
+    /** The adapter each thread uses: one shared, or one per thread. */
+    private LockAdapter[] open(Contender contender) {
+        LockAdapter[] perThread = new LockAdapter[settings.threads()];
+        List<String> uris = List.of(server.uri());
+        for (int i = 0; i < perThread.length; i++) {
+            perThread[i] = clients == Clients.CLIENT_PER_THREAD || i == 0
+                    ? contender.open(uris, Contender.DEFAULT_TTL)
+                    : perThread[0];
+        }
+        return perThread;
+    }
+
+    private static void close(LockAdapter[] perThread) {
+        for (int i = 0; i < perThread.length; i++) {
+            if (i == 0 || perThread[i] != perThread[0]) {
+                perThread[i].close();
+            }
         }
     }
 
@@ -94,8 +134,12 @@ final class ContendedWorkload {
      * acquisitions were made. Only acquisitions returning inside the window count; the ones in
      * flight at its end still go through the correctness check.
      */
-    private Window window(LockAdapter adapter, Duration length, long limit) {
-        LockAdapter.Handle lock = adapter.lock(LockNames.next());
+    private Window window(LockAdapter[] perThread, Duration length, long limit) {
+        String name = LockNames.next();
+        LockAdapter.Handle[] locks = new LockAdapter.Handle[perThread.length];
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = i > 0 && perThread[i] == perThread[0] ? locks[0] : perThread[i].lock(name);
+        }
         CriticalSection section = new CriticalSection();
         AtomicLongArray inWindow = new AtomicLongArray(settings.threads());
         AtomicLongArray all = new AtomicLongArray(settings.threads());
@@ -111,7 +155,7 @@ final class ContendedWorkload {
                 if (calledAt - end[0] >= 0 || sum(all) >= limit) {
                     return;
                 }
-                LockAdapter.Held held = lock.acquire();
+                LockAdapter.Held held = locks[i].acquire();
                 long returnedAt = System.nanoTime();
                 all.incrementAndGet(i);
                 section.enter(held.token());

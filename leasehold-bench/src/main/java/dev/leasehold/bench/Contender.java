@@ -46,6 +46,42 @@ public enum Contender {
         LockAdapter open(List<String> uris, Duration ttl) {
             return RedissonRedLockAdapter.connect(uris, ttl);
         }
+    },
+    LEASEHOLD_FAIR("Leasehold fair lock") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return LeaseholdAdapter.connect(uris.get(0), ttl, label(), LeaseholdAdapter.Kind.FAIR);
+        }
+    },
+    REDISSON_FAIR("Redisson RFairLock") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return RedissonAdapter.fair(uris.get(0), ttl);
+        }
+    },
+    LEASEHOLD_READ("Leasehold read lock") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return LeaseholdAdapter.connect(uris.get(0), ttl, label(), LeaseholdAdapter.Kind.READ);
+        }
+    },
+    REDISSON_READ("Redisson RReadWriteLock read lock") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return RedissonAdapter.read(uris.get(0), ttl);
+        }
+    },
+    LEASEHOLD_SEMAPHORE("Leasehold semaphore") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return LeaseholdAdapter.connect(uris.get(0), ttl, label(), LeaseholdAdapter.Kind.SEMAPHORE);
+        }
+    },
+    REDISSON_SEMAPHORE("Redisson RPermitExpirableSemaphore") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return RedissonSemaphoreAdapter.connect(uris.get(0), ttl);
+        }
     };
 
     /** The lock ttl all workloads but the watchdog's use: Leasehold's and Redisson's default watchdog timeout. */
@@ -53,6 +89,17 @@ public enum Contender {
 
     /** The single-node contenders, in the order of the tables. */
     public static final List<Contender> SINGLE_NODE = List.of(LEASEHOLD, REDISSON, REDISSON_FENCED, RAW_FLOOR);
+
+    /** Each thread with a client of its own: the mutexes and the fair locks, against Redisson's. */
+    public static final List<Contender> CLIENT_PER_THREAD = List.of(LEASEHOLD, REDISSON, LEASEHOLD_FAIR, REDISSON_FAIR);
+
+    /** The handoff rows: the single-node mutexes and the fair locks. */
+    public static final List<Contender> HANDOFF = List.of(LEASEHOLD, REDISSON, REDISSON_FENCED, RAW_FLOOR,
+            LEASEHOLD_FAIR, REDISSON_FAIR);
+
+    /** The other kinds of the lock family, uncontended, each next to its Redisson peer. */
+    public static final List<Contender> FAMILY = List.of(LEASEHOLD_READ, REDISSON_READ, LEASEHOLD_SEMAPHORE,
+            REDISSON_SEMAPHORE);
 
     /** Contenders with a watchdog of their own; RFencedLock renews exactly like RLock, so it is left out. */
     public static final List<Contender> WATCHDOG_ROW = List.of(LEASEHOLD, REDISSON);
@@ -69,6 +116,26 @@ public enum Contender {
     /** The row label. */
     public String label() {
         return label;
+    }
+
+    /**
+     * The Redisson lock of the same kind that this row is compared with: {@link #REDISSON} for the
+     * mutexes and the raw floor, and Redisson's fair lock, read lock and permit semaphore for
+     * Leasehold's. A Redisson row is its own peer.
+     */
+    public Contender peer() {
+        return switch (this) {
+            case LEASEHOLD_FAIR, REDISSON_FAIR -> REDISSON_FAIR;
+            case LEASEHOLD_READ, REDISSON_READ -> REDISSON_READ;
+            case LEASEHOLD_SEMAPHORE, REDISSON_SEMAPHORE -> REDISSON_SEMAPHORE;
+            case LEASEHOLD_REDLOCK, REDISSON_REDLOCK -> REDISSON_REDLOCK;
+            default -> REDISSON;
+        };
+    }
+
+    /** Whether this is one of Leasehold's locks. */
+    public boolean leasehold() {
+        return label.startsWith("Leasehold");
     }
 
     /**

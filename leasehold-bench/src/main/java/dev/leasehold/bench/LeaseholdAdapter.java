@@ -1,28 +1,51 @@
 package dev.leasehold.bench;
 
 import dev.leasehold.DistributedLock;
+import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.redis.RedisLocks;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
-/** Leasehold's single-node Redis lock in watchdog mode, as a user gets it from {@link RedisLocks#connect}. */
+/**
+ * Leasehold on single-node Redis in watchdog mode, as a user gets it from {@link RedisLocks#connect}:
+ * the mutex, or one of the other kinds of the lock family (fair lock, read lock, semaphore permit).
+ */
 final class LeaseholdAdapter implements LockAdapter {
+
+    /** Which kind of lock {@link #lock(String)} hands out. */
+    enum Kind {
+        MUTEX, FAIR, READ, SEMAPHORE
+    }
+
+    /** Permits of every semaphore the benchmarks create (each thread uses a name of its own). */
+    static final int SEMAPHORE_PERMITS = 3;
 
     private final LockClient client;
     private final LockOptions options;
     private final String label;
+    private final Kind kind;
 
     LeaseholdAdapter(LockClient client, Duration ttl, String label) {
+        this(client, ttl, label, Kind.MUTEX);
+    }
+
+    LeaseholdAdapter(LockClient client, Duration ttl, String label, Kind kind) {
         this.client = client;
         this.options = LockOptions.watchdog(ttl);
         this.label = label;
+        this.kind = kind;
     }
 
     static LeaseholdAdapter connect(String uri, Duration ttl) {
-        return new LeaseholdAdapter(RedisLocks.connect(uri), ttl, "Leasehold");
+        return connect(uri, ttl, "Leasehold", Kind.MUTEX);
+    }
+
+    static LeaseholdAdapter connect(String uri, Duration ttl, String label, Kind kind) {
+        return new LeaseholdAdapter(RedisLocks.connect(uri), ttl, label, kind);
     }
 
     @Override
@@ -32,9 +55,17 @@ final class LeaseholdAdapter implements LockAdapter {
 
     @Override
     public Handle lock(String name) {
-        DistributedLock lock = client.lock(name, options);
+        Supplier<Lease> acquire = switch (kind) {
+            case MUTEX -> client.lock(name, options)::acquire;
+            case FAIR -> client.fairLock(name, options)::acquire;
+            case READ -> client.readWriteLock(name, options).readLock()::acquire;
+            case SEMAPHORE -> {
+                DistributedSemaphore semaphore = client.semaphore(name, SEMAPHORE_PERMITS, options);
+                yield semaphore::acquire;
+            }
+        };
         return () -> {
-            Lease lease = lock.acquire();
+            Lease lease = acquire.get();
             return new Held() {
                 @Override
                 public long token() {

@@ -26,7 +26,9 @@ final class ResultsWriter {
         header(results, md);
         targets(results, md);
         uncontended(results, md);
-        contended(results, md);
+        family(results, md);
+        contended(results, results.contended(), md);
+        contended(results, results.contendedPerThread(), md);
         handoff(results, md);
         watchdog(results, md);
         redlock(results, md);
@@ -76,6 +78,14 @@ final class ResultsWriter {
                     .append(check.met() ? "yes" : "**no**").append(" |\n");
         }
         md.append('\n');
+        md.append("## Targets of the lock family\n\nOne client per thread: the mutex against Redisson's `RLock` and the "
+                + "fair lock against `RFairLock`; the read lock and the semaphore, uncontended, against Redisson's.\n\n"
+                + "| target | measured | met |\n| --- | --- | --- |\n");
+        for (Targets.Check check : Targets.family(results)) {
+            md.append("| ").append(check.target()).append(" | ").append(check.measured()).append(" | ")
+                    .append(check.met() ? "yes" : "**no**").append(" |\n");
+        }
+        md.append('\n');
     }
 
     private static void uncontended(BenchResults results, StringBuilder md) {
@@ -105,6 +115,49 @@ final class ResultsWriter {
         md.append('\n');
     }
 
+    private static void family(BenchResults results, StringBuilder md) {
+        UncontendedWorkload.Settings settings = results.settings().family();
+        UncontendedWorkload.Result result = results.family();
+        md.append("## 2. Read lock and semaphore: uncontended acquire + release (JMH)\n\n")
+                .append("As section 1, each thread on a name of its own: Leasehold's `readWriteLock(name).readLock()` "
+                        + "against Redisson's `RReadWriteLock.readLock()` (`lock()`, watchdog), and one permit of "
+                        + "Leasehold's `semaphore(name, ").append(LeaseholdAdapter.SEMAPHORE_PERMITS)
+                .append(")` against Redisson's `RPermitExpirableSemaphore` with as many permits (`acquire(30 s lease)` "
+                        + "returning a permit id, `release(permitId)`). ").append(settings.rounds()).append(" rounds of ")
+                .append(settings.warmupIterations()).append(" warm-up + ").append(settings.measurementIterations())
+                .append(" measured iterations of ").append(settings.iteration().toMillis())
+                .append(" ms per contender and thread count, interleaved as in section 1.\n\n")
+                .append("| contender | threads | ops/s | × Redisson peer | p50 | p99 | client CPU per op, µs |\n")
+                .append("| --- | --- | --- | --- | --- | --- | --- |\n");
+        result.cells().forEach((contender, byThreads) -> byThreads.forEach((threads, cell) -> {
+            UncontendedWorkload.Cell peer = result.cells().get(contender.peer()).get(threads);
+            md.append("| ").append(contender.label()).append(" | ").append(threads).append(" | ")
+                    .append(Fmt.spread(cell.throughput(), Fmt::count)).append(" | ")
+                    .append(contender.peer() == contender ? "1"
+                            : Fmt.spread(Spread.ratios(cell.opsPerSecond(), peer.opsPerSecond()), Fmt::ratio))
+                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
+                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
+                    .append(" | ").append(Fmt.spread(Spread.of(cell.clientCpuMicrosPerOp()), Fmt::one))
+                    .append(" |\n");
+        }));
+        md.append("\n| contender | commands sent per acquire + release | commands the server ran per acquire + release "
+                        + "(scripts' included) | keys left after all releases |\n| --- | --- | --- | --- |\n");
+        for (Contender contender : result.cells().keySet()) {
+            CommandProbe.Counted probe = result.probes().get(contender);
+            KeyCensus keys = KeyCensus.EMPTY;
+            long releases = 0;
+            for (UncontendedWorkload.Cell cell : result.cells().get(contender).values()) {
+                keys = keys.plus(cell.keysLeft());
+                releases += cell.releases();
+            }
+            md.append("| ").append(contender.label()).append(" | ").append(perOperation(probe))
+                    .append(" | ").append(serverPerOperation(probe))
+                    .append(" | ").append(describeKeys(keys)).append(" after ").append(Fmt.count(releases))
+                    .append(" releases |\n");
+        }
+        md.append('\n');
+    }
+
     /** Throughput, latency and client CPU per contender and thread count, with each row's ratios to {@code references}. */
     private static void throughputTable(UncontendedWorkload.Result result, List<Contender> references, StringBuilder md) {
         md.append("| contender | threads | ops/s | × raw floor | × Redisson RLock | × RFencedLock | p50 | p99 "
@@ -125,27 +178,35 @@ final class ResultsWriter {
         }));
     }
 
-    private static void contended(BenchResults results, StringBuilder md) {
+    private static void contended(BenchResults results, ContendedWorkload.Result result, StringBuilder md) {
         ContendedWorkload.Settings settings = results.settings().contended();
-        ContendedWorkload.Result result = results.contended();
-        md.append("## 2. Contended: ").append(settings.threads()).append(" threads of one client on one name\n\n")
-                .append("Custom harness (per-thread counts and waits over a fixed window do not fit JMH's per-call "
+        boolean perThread = result.clients() == ContendedWorkload.Clients.CLIENT_PER_THREAD;
+        md.append(perThread ? "## 4. Contended: " + settings.threads() + " threads on one name, one client per thread\n\n"
+                        : "## 3. Contended: " + settings.threads() + " threads of one client on one name\n\n")
+                .append(perThread ? "As section 3, but each thread has a client of its own (its own connections, as "
+                        + "separate processes would), so no local queue can pass the lock between threads: every "
+                        + "handoff goes through Redis. The mutexes and the fair locks, each against Redisson's lock of "
+                        + "the same kind. "
+                        : "Custom harness (per-thread counts and waits over a fixed window do not fit JMH's per-call "
                         + "score). The critical section only increments the protected counter. ")
                 .append(settings.rounds()).append(" windows of ").append(settings.window().toMillis())
                 .append(" ms per contender after a discarded ").append(settings.warmup().toMillis())
-                .append(" ms one. Fairness is the fewest acquisitions any thread got divided by the mean.\n\n")
-                .append("| contender | acquisitions/s | × Redisson RLock | × raw floor | p50 wait | p99 wait "
-                        + "| fairness min/mean | per-thread acquisitions (last round) | commands per acquisition |\n")
-                .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        ContendedWorkload.Cell redisson = result.cells().get(Contender.REDISSON);
+                .append(" ms one. Fairness is the fewest acquisitions any thread got divided by the mean.")
+                .append(perThread ? " Commands the server ran include those inside scripts (`INFO commandstats` over "
+                        + "the probe).\n\n" : "\n\n")
+                .append("| contender | acquisitions/s | ").append(perThread ? "× Redisson peer" : "× Redisson RLock")
+                .append(" | × raw floor | p50 wait | p99 wait "
+                        + "| fairness min/mean | per-thread acquisitions (last round) | commands per acquisition |")
+                .append(perThread ? " commands the server ran per acquisition |\n" : "\n")
+                .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |").append(perThread ? " --- |\n" : "\n");
         ContendedWorkload.Cell floor = result.cells().get(Contender.RAW_FLOOR);
         result.cells().forEach((contender, cell) -> {
             long[] last = cell.perThread().get(cell.perThread().size() - 1);
             md.append("| ").append(contender.label())
                     .append(" | ").append(Fmt.spread(Spread.of(cell.acquisitionsPerSecond()), Fmt::count))
                     .append(" | ").append(Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
-                            redisson.acquisitionsPerSecond()), Fmt::ratio))
-                    .append(" | ").append(Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
+                            result.cells().get(contender.peer()).acquisitionsPerSecond()), Fmt::ratio))
+                    .append(" | ").append(floor == null ? "—" : Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
                             floor.acquisitionsPerSecond()), Fmt::ratio))
                     .append(" | ").append(latency(cell.waitNanos().getValueAtPercentile(50), cell.p50PerRound()))
                     .append(" | ").append(latency(cell.waitNanos().getValueAtPercentile(99), cell.p99PerRound()))
@@ -153,6 +214,7 @@ final class ResultsWriter {
                     .append(" | ").append(java.util.Arrays.stream(last).mapToObj(String::valueOf)
                             .collect(Collectors.joining(" ")))
                     .append(" | ").append(perOperation(result.probes().get(contender)))
+                    .append(perThread ? " | " + serverPerOperation(result.probes().get(contender)) : "")
                     .append(" |\n");
         });
         md.append('\n');
@@ -161,7 +223,7 @@ final class ResultsWriter {
     private static void handoff(BenchResults results, StringBuilder md) {
         HandoffWorkload.Settings settings = results.settings().handoff();
         HandoffWorkload.Result result = results.handoff();
-        md.append("## 3. Handoff latency\n\n")
+        md.append("## 5. Handoff latency\n\n")
                 .append("Custom harness (the interval spans two threads). From the holder's call to release to the "
                         + "blocked waiter's acquire returning; the waiter has been blocked for ")
                 .append(settings.hold().toMillis()).append(" ms. ").append(settings.rounds()).append(" rounds of ")
@@ -169,8 +231,9 @@ final class ResultsWriter {
                 .append(settings.rounds() * settings.handoffsPerRound()).append(" in all) after ")
                 .append(settings.warmupHandoffs()).append(" discarded. Commands per handoff: one full acquire "
                         + "(with its waiting) and one release, counted with MONITOR over ")
-                .append(settings.probeHandoffs()).append(" handoffs.\n\n")
-                .append("| pairing | contender | p50 | p99 | p50 × Redisson RLock | p50 × raw floor "
+                .append(settings.probeHandoffs()).append(" handoffs. The fair locks are compared with Redisson's "
+                        + "`RFairLock`, the mutexes with `RLock` (the Redisson peer).\n\n")
+                .append("| pairing | contender | p50 | p99 | p50 × Redisson peer | p50 × raw floor "
                         + "| commands per handoff | waiter not yet blocked |\n")
                 .append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         result.cells().forEach((pairing, cells) -> cells.forEach((contender, cell) -> md.append("| ")
@@ -178,7 +241,7 @@ final class ResultsWriter {
                 .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
                 .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
                 .append(" | ").append(Fmt.spread(Spread.ratios(cell.p50PerRound(),
-                        cells.get(Contender.REDISSON).p50PerRound()), Fmt::ratio))
+                        cells.get(contender.peer()).p50PerRound()), Fmt::ratio))
                 .append(" | ").append(Fmt.spread(Spread.ratios(cell.p50PerRound(),
                         cells.get(Contender.RAW_FLOOR).p50PerRound()), Fmt::ratio))
                 .append(" | ").append(perOperation(result.probes().get(pairing).get(contender)))
@@ -190,7 +253,7 @@ final class ResultsWriter {
     private static void watchdog(BenchResults results, StringBuilder md) {
         WatchdogWorkload.Settings settings = results.settings().watchdog();
         WatchdogWorkload.Result result = results.watchdog();
-        md.append("## 4. Watchdog cost\n\n").append(Fmt.count(settings.leases()))
+        md.append("## 6. Watchdog cost\n\n").append(Fmt.count(settings.leases()))
                 .append(" leases held at once by one client with a ").append(settings.ttl().toMillis())
                 .append(" ms ttl (renewal every ttl/3) for ").append(Fmt.one(settings.window().toMillis() / 1000.0))
                 .append(" s after a discarded ").append(Fmt.one(settings.warmup().toMillis() / 1000.0))
@@ -222,7 +285,7 @@ final class ResultsWriter {
 
     private static void redlock(BenchResults results, StringBuilder md) {
         UncontendedWorkload.Result result = results.redlock();
-        md.append("## 5. Redlock over ").append(results.redlockNodes()).append(" nodes (JMH)\n\n")
+        md.append("## 7. Redlock over ").append(results.redlockNodes()).append(" nodes (JMH)\n\n")
                 .append("Uncontended acquire + release, 1 thread, ").append(results.redlockNodes())
                 .append(" independent redis-servers; the single-node locks run on the first of them in the same "
                         + "rounds. Commands are counted on the first node only.\n\n")
@@ -247,14 +310,16 @@ final class ResultsWriter {
                 .append("- All contenders run in one JVM against the same redis-server(s), started by the testkit on "
                         + "loopback. Each is warmed up first (a discarded run), then the rounds interleave the "
                         + "contenders and rotate their order each round.\n")
-                .append("- Contenders: Leasehold (watchdog mode, 30 s ttl); Redisson 4.0.0 `RLock` and `RFencedLock` "
-                        + "(`lock()`, watchdog, 30 s) with default client settings; the raw floor, Lettuce "
+                .append("- Contenders: Leasehold (watchdog mode, 30 s ttl: mutex, fair lock, read lock, semaphore); "
+                        + "Redisson 4.0.0 `RLock`, `RFencedLock`, `RFairLock` and `RReadWriteLock.readLock()` "
+                        + "(`lock()`, watchdog, 30 s) and `RPermitExpirableSemaphore` (permits leased for 30 s) with "
+                        + "default client settings; the raw floor, Lettuce "
                         + "`SET NX PX 30000` and an `EVALSHA` compare-and-delete on one shared connection, retrying "
                         + "`SET` back to back while the lock is held.\n")
                 .append("- JMH runs in the runner's JVM (`forks(0)`), so every contender shares one warmed-up JVM and "
                         + "the per-thread latency histograms can be handed back; throughput is JMH's score.\n")
                 .append("- Correctness is checked inside every benchmark: a plain counter incremented in the critical "
-                        + "section must equal the acquisitions, and fencing tokens (Leasehold, RFencedLock) must grow "
+                        + "section must equal the acquisitions, and fencing tokens (every Leasehold kind, RFencedLock) must grow "
                         + "strictly from one holder to the next; a violation fails the run.\n")
                 .append("- Commands are counted with a short `MONITOR` probe, apart from the timed runs: lines marked "
                         + "`[0 lua]` (commands a script ran) are skipped, so the count is the commands clients sent. "
@@ -272,6 +337,14 @@ final class ResultsWriter {
 
     private static String perOperation(CommandProbe.Counted probe) {
         return Fmt.one(probe.perOperation()) + " (" + breakdown(probe) + ")";
+    }
+
+    /** Commands the server ran per operation (scripts' included), with the largest five by name. */
+    private static String serverPerOperation(CommandProbe.Counted probe) {
+        return Fmt.one(probe.serverPerOperation()) + " (" + probe.server().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(5)
+                .map(e -> e.getKey() + " " + Fmt.two((double) e.getValue() / probe.operations()))
+                .collect(Collectors.joining(", ")) + ")";
     }
 
     /** Commands per operation by name, e.g. {@code evalsha 2.0, subscribe 1.0}. */

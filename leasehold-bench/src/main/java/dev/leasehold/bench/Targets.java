@@ -26,6 +26,50 @@ final class Targets {
         return checks;
     }
 
+    /**
+     * The targets of the lock family: one client per thread (mutex against RLock, fair lock against
+     * RFairLock), and the read lock and semaphore ahead of Redisson's, uncontended.
+     */
+    static List<Check> family(BenchResults results) {
+        List<Check> checks = new ArrayList<>();
+        for (Contender contender : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
+            ContendedWorkload.Cell ours = results.contendedPerThread().cells().get(contender);
+            ContendedWorkload.Cell theirs = results.contendedPerThread().cells().get(contender.peer());
+            String against = contender.peer().label();
+            String what = "Contended, one client per thread, " + contender.label() + ": ";
+            Spread rate = Spread.ratios(ours.acquisitionsPerSecond(), theirs.acquisitionsPerSecond());
+            checks.add(new Check(what + "≥ 3× " + against + "'s acquisitions/s", Fmt.spread(rate, Fmt::ratio) + " ("
+                    + Fmt.count(Spread.of(ours.acquisitionsPerSecond()).median()) + " vs "
+                    + Fmt.count(Spread.of(theirs.acquisitionsPerSecond()).median()) + ")", rate.median() >= 3));
+            Spread p99 = Spread.ratios(ours.p99PerRound(), theirs.p99PerRound());
+            checks.add(new Check(what + "p99 wait ≤ ⅓ of " + against + "'s", Fmt.spread(p99, Fmt::ratio) + " ("
+                    + Fmt.ms(ours.waitNanos().getValueAtPercentile(99)) + " vs "
+                    + Fmt.ms(theirs.waitNanos().getValueAtPercentile(99)) + " ms)", p99.median() <= 1 / 3.0));
+        }
+        Map<Contender, HandoffWorkload.Cell> separate = results.handoff().cells().get(HandoffWorkload.Pairing.SEPARATE_CLIENTS);
+        for (Contender contender : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
+            HandoffWorkload.Cell ours = separate.get(contender);
+            HandoffWorkload.Cell theirs = separate.get(contender.peer());
+            Spread ratio = Spread.ratios(ours.p50PerRound(), theirs.p50PerRound());
+            checks.add(new Check("Handoff, separate clients, " + contender.label() + ": p50 ≤ 0.5× "
+                    + contender.peer().label() + "'s", Fmt.spread(ratio, Fmt::ratio) + " ("
+                    + Fmt.ms(ours.latencyNanos().getValueAtPercentile(50)) + " vs "
+                    + Fmt.ms(theirs.latencyNanos().getValueAtPercentile(50)) + " ms)", ratio.median() <= 0.5));
+        }
+        Map<Contender, Map<Integer, UncontendedWorkload.Cell>> family = results.family().cells();
+        for (Contender contender : List.of(Contender.LEASEHOLD_READ, Contender.LEASEHOLD_SEMAPHORE)) {
+            family.get(contender).forEach((threads, ours) -> {
+                Spread ratio = Spread.ratios(ours.opsPerSecond(), family.get(contender.peer()).get(threads).opsPerSecond());
+                checks.add(new Check("Uncontended " + contender.label() + ", " + threads + " thread(s): ahead of "
+                        + contender.peer().label() + " (> 1×)", Fmt.spread(ratio, Fmt::ratio) + " ("
+                        + Fmt.count(ours.throughput().median()) + " vs "
+                        + Fmt.count(family.get(contender.peer()).get(threads).throughput().median()) + " ops/s)",
+                        ratio.median() > 1));
+            });
+        }
+        return checks;
+    }
+
     private static void uncontended(UncontendedWorkload.Result result, List<Check> checks) {
         Map<Integer, UncontendedWorkload.Cell> leasehold = result.cells().get(Contender.LEASEHOLD);
         Map<Integer, UncontendedWorkload.Cell> floor = result.cells().get(Contender.RAW_FLOOR);

@@ -29,12 +29,24 @@ class BenchSmokeTest {
         ResultsWriter.write(results, report);
 
         String markdown = Files.readString(report);
-        assertThat(markdown).contains("## Targets of issue 5", "## 1. Uncontended acquire + release (JMH)",
-                "## 2. Contended", "## 3. Handoff latency", "## 4. Watchdog cost", "## 5. Redlock over 5 nodes");
+        assertThat(markdown).contains("## Targets of issue 5", "## Targets of the lock family",
+                "## 1. Uncontended acquire + release (JMH)", "## 2. Read lock and semaphore",
+                "## 3. Contended", "## 4. Contended", "one client per thread", "## 5. Handoff latency",
+                "## 6. Watchdog cost", "## 7. Redlock over 5 nodes");
         assertThat(Targets.evaluate(results)).hasSize(13);
+        // 2 kinds x (rate, p99) one client per thread, 2 handoffs, 2 kinds x 2 thread counts uncontended
+        assertThat(Targets.family(results)).hasSize(10);
         for (Contender contender : Contender.SINGLE_NODE) {
             assertThat(results.uncontended().cells().get(contender)).containsOnlyKeys(1, 2);
             assertThat(results.contended().cells()).containsKey(contender);
+        }
+        for (Contender contender : Contender.FAMILY) {
+            assertThat(results.family().cells().get(contender)).containsOnlyKeys(1, 2);
+            assertThat(results.family().probes().get(contender).operations()).isPositive();
+        }
+        assertThat(results.contendedPerThread().cells())
+                .containsOnlyKeys(Contender.CLIENT_PER_THREAD.toArray(Contender[]::new));
+        for (Contender contender : Contender.HANDOFF) {
             for (HandoffWorkload.Pairing pairing : HandoffWorkload.Pairing.values()) {
                 assertThat(results.handoff().cells().get(pairing).get(contender).latencyNanos().getTotalCount()
                         + results.handoff().cells().get(pairing).get(contender).notBlocked()).isEqualTo(10);
