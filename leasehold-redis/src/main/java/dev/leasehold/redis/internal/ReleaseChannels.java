@@ -34,8 +34,9 @@ public final class ReleaseChannels implements AutoCloseable {
     /** One subscribed channel: its waiter count and the futures of waiters parked on it. */
     private static final class Channel {
         int references;
-        /** Bumped on every reference change, so a stale linger timer knows it lost the race. */
-        long generation;
+        /** When the last reference left; guarded by the map's lock for this channel, as the fields above. */
+        long idleSinceNanos;
+        boolean expiryScheduled;
         CompletableFuture<Void> subscribed;
         final Queue<Parked> parked = new ConcurrentLinkedQueue<>();
 
@@ -89,7 +90,6 @@ public final class ReleaseChannels implements AutoCloseable {
                         .thenApply(ignored -> null);
             }
             current.references++;
-            current.generation++;
             holder[0] = current;
             return current;
         });
@@ -106,7 +106,6 @@ public final class ReleaseChannels implements AutoCloseable {
             CompletableFuture<Void> subscribed = current.subscribed;
             if (subscribed.isDone() && !subscribed.isCompletedExceptionally()) {
                 current.references++;
-                current.generation++;
                 holder[0] = current;
             }
             return current;
@@ -125,14 +124,19 @@ public final class ReleaseChannels implements AutoCloseable {
             if (current != channel) {
                 return current;
             }
-            current.generation++;
             if (--current.references > 0) {
                 return current;
             }
             if (lingering) {
-                long generation = current.generation;
-                CompletableFuture.delayedExecutor(linger.toNanos(), TimeUnit.NANOSECONDS)
-                        .execute(() -> expire(name, current, generation));
+                current.idleSinceNanos = System.nanoTime();
+                // One expiry timer per channel at a time, not one per handoff: a busy lock is
+                // released hundreds of times a second, and each timer is work for the JDK's
+                // delay scheduler. A timer that finds the channel idle for less than the linger
+                // (used again meanwhile) schedules the next one for the rest.
+                if (!current.expiryScheduled) {
+                    current.expiryScheduled = true;
+                    scheduleExpiry(name, current, linger.toNanos());
+                }
                 return current;
             }
             unsubscribed[0] = unsubscribe(name, current);
@@ -141,10 +145,23 @@ public final class ReleaseChannels implements AutoCloseable {
         return unsubscribed[0];
     }
 
-    /** Ends a lingering channel unless a waiter came back to it meanwhile. */
-    private void expire(String channelName, Channel channel, long generation) {
+    private void scheduleExpiry(String channelName, Channel channel, long delayNanos) {
+        CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS).execute(() -> expire(channelName, channel));
+    }
+
+    /** Ends a lingering channel once it has been idle for the whole linger; a channel in use waits for its next release. */
+    private void expire(String channelName, Channel channel) {
         channels.computeIfPresent(channelName, (name, current) -> {
-            if (current != channel || current.generation != generation || current.references > 0) {
+            if (current != channel) {
+                return current;
+            }
+            if (current.references > 0) {
+                current.expiryScheduled = false;
+                return current;
+            }
+            long idleFor = System.nanoTime() - current.idleSinceNanos;
+            if (idleFor < linger.toNanos()) {
+                scheduleExpiry(name, current, linger.toNanos() - idleFor);
                 return current;
             }
             unsubscribe(name, current);
