@@ -84,6 +84,14 @@ public interface Lease extends AutoCloseable {
     void extend(Duration ttl);
 
     /**
+     * {@link #extend(Duration)} without blocking. Bad arguments and a lease already lost throw at
+     * once, as there; the future completes when the server answered, or exceptionally with a
+     * {@link LeaseLostException} or {@link LockUnavailableException}. Completions run on a client
+     * I/O thread: keep them short.
+     */
+    CompletableFuture<Void> extendAsync(Duration ttl);
+
+    /**
      * Completes, with the reason, when the lease is lost: a renewal found another holder (or no
      * key), the local deadline passed without a successful renewal, the backend reported it gone,
      * or the client was closed. It completes no later than the local deadline (plus scheduler

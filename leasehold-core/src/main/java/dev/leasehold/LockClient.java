@@ -10,14 +10,23 @@ public interface LockClient extends AutoCloseable {
     /**
      * The lock with this name, held with {@link LockOptions#defaults()}.
      *
-     * @throws IllegalArgumentException if the name is null, blank or too long
+     * @throws IllegalArgumentException if the name is null, blank, longer than
+     *                                  {@link dev.leasehold.spi.Args#MAX_NAME_LENGTH}, not
+     *                                  well-formed UTF-16, or one the backend refuses because its
+     *                                  keys would be another lock's (on Redis: a {@code '}'}
+     *                                  without a hash tag, a tagged name ending in an auxiliary
+     *                                  key's ending such as {@code :fence}, a name that is one
+     *                                  hash tag as a whole); the message says which and why
+     * @throws LockClientClosedException if the client was closed
      */
     DistributedLock lock(String name);
 
     /**
      * The lock with this name, held with the given options.
      *
-     * @throws IllegalArgumentException if the name is unusable or options is null
+     * @throws IllegalArgumentException if the name is unusable (see {@link #lock(String)}) or
+     *                                  options is null
+     * @throws LockClientClosedException if the client was closed
      */
     DistributedLock lock(String name, LockOptions options);
 

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -157,20 +158,30 @@ final class ManagedLease implements Lease {
      */
     @Override
     public void extend(Duration ttl) {
+        Futures.awaitUninterruptibly(extendAsync(ttl), protocol.describe(), "the extension of '" + lockName + "'");
+    }
+
+    @Override
+    public CompletableFuture<Void> extendAsync(Duration ttl) {
         Args.within("ttl", ttl, LockOptions.MIN_TTL, LockOptions.MAX_TTL);
         ensureValid();
         long sentAt = System.nanoTime();
         CompletableFuture<Boolean> answer = protocol.renew(lockName, holder, ttl);
         protocol.flushRenewals();
-        boolean extended = Futures.awaitUninterruptibly(timeouts.bound(answer), protocol.describe(),
-                "the extension of '" + lockName + "'");
-        if (!extended) {
-            markLost("an extension found another holder or no key");
-        } else if (!lifecycle.extend(sentAt + ttl.minus(LockOptions.drift(ttl)).toNanos(), System.nanoTime())) {
-            // Ended meanwhile, past the deadline, or the lease already lasts longer: isValid tells which.
-            isValid();
-        }
-        ensureValid();
+        return timeouts.bound(answer).handle((extended, error) -> {
+            if (error != null) {
+                throw new CompletionException(Futures.translate(error, protocol.describe(),
+                        "the extension of '" + lockName + "'"));
+            }
+            if (!extended) {
+                markLost("an extension found another holder or no key");
+            } else if (!lifecycle.extend(sentAt + ttl.minus(LockOptions.drift(ttl)).toNanos(), System.nanoTime())) {
+                // Ended meanwhile, past the deadline, or the lease already lasts longer: isValid tells which.
+                isValid();
+            }
+            ensureValid();
+            return null;
+        });
     }
 
     @Override

@@ -79,6 +79,22 @@ class LeaseExtendTest {
     }
 
     @Test
+    void extendAsyncMovesTheServerTtlWithoutBlockingAndRefusesALostLease() throws Exception {
+        Lease lease = client().lock("extend:async", LockOptions.fixedLease(Duration.ofMillis(500))).acquire(WAIT);
+        lease.extendAsync(Duration.ofSeconds(10)).get(5, TimeUnit.SECONDS);
+        assertThat(pttl("extend:async")).isBetween(9_000L, 10_000L);
+        assertThat(lease.remaining()).isGreaterThan(Duration.ofMillis(9_500));
+        server.command("SET", "extend:async", "someone-else");
+        assertThatThrownBy(() -> lease.extendAsync(Duration.ofSeconds(10)).get(5, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(LeaseLostException.class);
+        assertThat(lease.isValid()).isFalse();
+        assertThatThrownBy(() -> lease.extendAsync(Duration.ofSeconds(10))).as("already lost: at once")
+                .isInstanceOf(LeaseLostException.class);
+        assertThat(server.command("GET", "extend:async")).isEqualTo("someone-else");
+        server.command("DEL", "extend:async");
+    }
+
+    @Test
     void extendNeverShortensALease() {
         Lease lease = client().lock("extend:shorter", LockOptions.fixedLease(Duration.ofSeconds(10))).acquire(WAIT);
         lease.extend(Duration.ofMillis(100));

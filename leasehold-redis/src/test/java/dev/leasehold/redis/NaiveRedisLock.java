@@ -135,6 +135,12 @@ final class NaiveRedisLock implements DistributedLock {
         }
 
         @Override
+        public CompletableFuture<Void> extendAsync(Duration ttl) {
+            extend(ttl);
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
         public CompletionStage<LeaseLostException> lost() {
             return new CompletableFuture<>();
         }
