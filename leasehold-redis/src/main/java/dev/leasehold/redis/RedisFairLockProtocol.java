@@ -3,14 +3,9 @@ package dev.leasehold.redis;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
-import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
-import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.redis.internal.LockKeys;
-import dev.leasehold.redis.internal.RedisErrors;
-import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
@@ -31,50 +26,20 @@ import java.util.concurrent.CompletableFuture;
  * <p>See {@code fair_acquire.lua}, {@code fair_release.lua} and {@code lib_fair_queue.lua} for the
  * exact server-side steps.
  */
-final class RedisFairLockProtocol implements LockProtocol {
+final class RedisFairLockProtocol extends RedisProtocol {
 
-    private final RedisAsyncCommands<String, String> commands;
     private final RenewalBatch renewals;
-    private final Duration commandTimeout;
-    private final RedisScripts scripts;
-    private final ReleaseChannels channels;
-    private final String server;
-    private final String fenceRetentionMillis;
-    private final String waiterRegistrationMillis;
 
-    /**
-     * @param waiterRegistration how long a waiter keeps its place without a new attempt; it must
-     *                           exceed the longest pause between a live waiter's attempts
-     * @param commandTimeout     the Lettuce client's command timeout when Leasehold set it, else null
-     */
-    RedisFairLockProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
-                          String server, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
-        this.commands = commands;
-        this.commandTimeout = commandTimeout;
-        this.renewals = new RenewalBatch(commands, scripts.renewBatch,
-                error -> RedisErrors.translate(server, "the renewal", error));
-        this.scripts = scripts;
-        this.channels = channels;
-        this.server = server;
-        this.fenceRetentionMillis = Long.toString(fenceRetention.toMillis());
-        this.waiterRegistrationMillis = Long.toString(waiterRegistration.toMillis());
-    }
-
-    @Override
-    public String describe() {
-        return server;
+    /** The server's waiter registration is how long a waiter keeps its place without a new attempt. */
+    RedisFairLockProtocol(Server server) {
+        super(server);
+        this.renewals = renewals(scripts.renewBatch);
     }
 
     /** Every acquisition registers with the server on its first attempt: the server's order is the order. */
     @Override
     public Admission admission() {
         return Admission.SHARED;
-    }
-
-    /** True when Leasehold made the Lettuce client and set its command timeout (not for a borrowed client). */
-    @Override
-    public boolean boundsCallsWithin(Duration timeout) {
-        return commandTimeout != null && commandTimeout.compareTo(timeout) <= 0;
     }
 
     /** Registers the acquisition in the queue whether or not it is subscribed yet: its place is its arrival. */
@@ -84,7 +49,7 @@ final class RedisFairLockProtocol implements LockProtocol {
                 keys(request.name()), request.holder(), Long.toString(request.ttl().toMillis()),
                 fenceRetentionMillis, waiterRegistrationMillis, Long.toString(request.stamp()));
         return translated(reply, "the acquire of fair lock '" + request.name() + "'")
-                .thenApply(RedisFairLockProtocol::toAttempt);
+                .thenApply(RedisProtocol::toAttempt);
     }
 
     /** Queued until {@link #flushRenewals()}: the lease is the lock key, renewed like the mutex's. */
@@ -111,16 +76,6 @@ final class RedisFairLockProtocol implements LockProtocol {
                 .thenApply(ignored -> null);
     }
 
-    @Override
-    public ReleaseSignal subscribe(String name, String holder) {
-        return channels.subscribe(LockKeys.of(name).channel(), holder);
-    }
-
-    @Override
-    public ReleaseSignal subscribeIfActive(String name, String holder) {
-        return channels.subscribeIfActive(LockKeys.of(name).channel(), holder);
-    }
-
     private CompletableFuture<Long> releaseScript(String name, String holder, String operation) {
         LockKeys keys = LockKeys.of(name);
         CompletableFuture<Long> reply = scripts.fairRelease.run(commands, ScriptOutputType.INTEGER, keys(name),
@@ -134,17 +89,4 @@ final class RedisFairLockProtocol implements LockProtocol {
         return new String[] {keys.lock(), keys.fence(), keys.queue(), keys.queueInfo()};
     }
 
-    private <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String operation) {
-        return reply.exceptionallyCompose(error ->
-                CompletableFuture.failedFuture(RedisErrors.translate(server, operation, error)));
-    }
-
-    private static Attempt toAttempt(List<Object> reply) {
-        if ((Long) reply.get(0) == 1L) {
-            // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
-            return Attempt.acquired(Long.parseLong((String) reply.get(1)));
-        }
-        long remaining = (Long) reply.get(1);
-        return Attempt.held(remaining >= 0 ? Duration.ofMillis(remaining) : null);
-    }
 }

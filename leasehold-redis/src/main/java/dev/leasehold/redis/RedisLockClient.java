@@ -95,19 +95,15 @@ public final class RedisLockClient implements LockClient {
         this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
         Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
         this.engine = new LeaseEngine(settings, endpoint.describe());
-        this.mutex = new RedisMutexProtocol(connection.async(), scripts, channels,
-                endpoint.describe(), fenceRetention, waiterRegistration,
-                ownsClient ? settings.operationTimeout() : null);
-        this.readers = new RedisReadProtocol(connection.async(), scripts, channels, endpoint.describe(),
+        RedisProtocol.Server server = new RedisProtocol.Server(connection.async(), scripts, channels, endpoint.describe(),
                 fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
-        this.writers = new RedisWriteProtocol(connection.async(), scripts, channels, endpoint.describe(),
-                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
+        this.mutex = new RedisMutexProtocol(server);
+        this.readers = new RedisReadProtocol(server);
+        this.writers = new RedisWriteProtocol(server);
         this.semaphores = new RedisSemaphores(connection.async(), scripts, channels, engine, endpoint.describe(),
                 fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null,
                 settings.operationTimeout());
-        this.fair = new RedisFairLockProtocol(connection.async(), scripts, channels,
-                endpoint.describe(), fenceRetention, waiterRegistration,
-                ownsClient ? settings.operationTimeout() : null);
+        this.fair = new RedisFairLockProtocol(server);
     }
 
     @Override

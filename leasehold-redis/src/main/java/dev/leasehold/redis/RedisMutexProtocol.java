@@ -2,14 +2,10 @@ package dev.leasehold.redis;
 
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
-import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
-import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.MutexScripts;
-import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.ReleaseChannels;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -20,46 +16,22 @@ import java.util.concurrent.CompletableFuture;
  * waiters are woken through {@link ReleaseChannels}. See the {@code .lua} files beside this
  * class for the exact server-side steps.
  */
-final class RedisMutexProtocol implements LockProtocol {
+final class RedisMutexProtocol extends RedisProtocol {
 
-    private final RedisAsyncCommands<String, String> commands;
     private final RenewalBatch renewals;
-    private final Duration commandTimeout;
     private final MutexScripts mutex;
-    private final ReleaseChannels channels;
-    private final String server;
-    private final Duration fenceRetention;
-    private final Duration waiterRegistration;
 
-    RedisMutexProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
-                       String server, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
-        this.commands = commands;
-        this.commandTimeout = commandTimeout;
-        this.renewals = new RenewalBatch(commands, scripts.renewBatch,
-                error -> RedisErrors.translate(server, "the renewal", error));
+    RedisMutexProtocol(Server server) {
+        super(server);
+        this.renewals = renewals(scripts.renewBatch);
         this.mutex = scripts.mutex;
-        this.channels = channels;
-        this.server = server;
-        this.fenceRetention = fenceRetention;
-        this.waiterRegistration = waiterRegistration;
-    }
-
-    @Override
-    public String describe() {
-        return server;
-    }
-
-    /** True when Leasehold made the Lettuce client and set its command timeout (not for a borrowed client). */
-    @Override
-    public boolean boundsCallsWithin(Duration timeout) {
-        return commandTimeout != null && commandTimeout.compareTo(timeout) <= 0;
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         CompletableFuture<MutexScripts.Answer> reply = mutex.acquire(commands, LockKeys.of(request.name()),
-                request.holder(), request.ttl(), fenceRetention, request.subscribed() ? request.holder() : null,
-                waiterRegistration);
+                request.holder(), request.ttl(), server.fenceRetention(), request.subscribed() ? request.holder() : null,
+                server.waiterRegistration());
         return translated(reply, "the acquire of '" + request.name() + "'").thenApply(MutexScripts.Answer::toAttempt);
     }
 
@@ -84,22 +56,8 @@ final class RedisMutexProtocol implements LockProtocol {
         return releaseScript(name, holder, holder).thenApply(ignored -> null);
     }
 
-    @Override
-    public ReleaseSignal subscribe(String name, String holder) {
-        return channels.subscribe(LockKeys.of(name).channel(), holder);
-    }
-
-    @Override
-    public ReleaseSignal subscribeIfActive(String name, String holder) {
-        return channels.subscribeIfActive(LockKeys.of(name).channel(), holder);
-    }
-
     private CompletableFuture<Boolean> releaseScript(String name, String holder, String waiter) {
         return translated(mutex.release(commands, LockKeys.of(name), holder, waiter), "the release of '" + name + "'");
     }
 
-    private <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String operation) {
-        return reply.exceptionallyCompose(error ->
-                CompletableFuture.failedFuture(RedisErrors.translate(server, operation, error)));
-    }
 }

@@ -5,10 +5,7 @@ import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.redis.internal.LockKeys;
-import dev.leasehold.redis.internal.RedisErrors;
-import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,15 +17,13 @@ import java.util.concurrent.CompletableFuture;
  * registered as waiting. Every acquisition goes to the server ({@link Admission#SHARED}): readers
  * of one client hold together. See {@code read_acquire.lua} and {@code read_release.lua}.
  */
-final class RedisReadProtocol extends ReadWriteProtocol {
+final class RedisReadProtocol extends RedisProtocol {
 
     private final RenewalBatch renewals;
 
-    RedisReadProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
-                      String server, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
-        super(commands, scripts, channels, server, fenceRetention, waiterRegistration, commandTimeout);
-        this.renewals = new RenewalBatch(commands, scripts.renewMembers,
-                error -> RedisErrors.translate(server, "the renewal", error));
+    RedisReadProtocol(Server server) {
+        super(server);
+        this.renewals = renewals(scripts.renewMembers);
     }
 
     @Override
@@ -43,7 +38,7 @@ final class RedisReadProtocol extends ReadWriteProtocol {
                 new String[] {keys.lock(), keys.fence(), keys.readers(), keys.writers(), keys.waiters()},
                 request.holder(), Long.toString(request.ttl().toMillis()), fenceRetentionMillis,
                 request.subscribed() ? request.holder() : "", waiterRegistrationMillis);
-        return translated(reply, "the read acquire of '" + request.name() + "'").thenApply(ReadWriteProtocol::toAttempt);
+        return translated(reply, "the read acquire of '" + request.name() + "'").thenApply(RedisProtocol::toAttempt);
     }
 
     /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */

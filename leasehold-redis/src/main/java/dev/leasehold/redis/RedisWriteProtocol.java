@@ -5,10 +5,7 @@ import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.redis.internal.LockKeys;
-import dev.leasehold.redis.internal.RedisErrors;
-import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,15 +19,13 @@ import java.util.concurrent.CompletableFuture;
  * ({@link Admission#EXCLUSIVE}), like the mutex. See {@code write_acquire.lua} and
  * {@code write_release.lua}.
  */
-final class RedisWriteProtocol extends ReadWriteProtocol {
+final class RedisWriteProtocol extends RedisProtocol {
 
     private final RenewalBatch renewals;
 
-    RedisWriteProtocol(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
-                       String server, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
-        super(commands, scripts, channels, server, fenceRetention, waiterRegistration, commandTimeout);
-        this.renewals = new RenewalBatch(commands, scripts.renewBatch,
-                error -> RedisErrors.translate(server, "the renewal", error));
+    RedisWriteProtocol(Server server) {
+        super(server);
+        this.renewals = renewals(scripts.renewBatch);
     }
 
     @Override
@@ -46,7 +41,7 @@ final class RedisWriteProtocol extends ReadWriteProtocol {
                 new String[] {keys.lock(), keys.fence(), keys.readers(), keys.writers()},
                 request.holder(), Long.toString(request.ttl().toMillis()), fenceRetentionMillis,
                 waiterRegistrationMillis);
-        return translated(reply, "the write acquire of '" + request.name() + "'").thenApply(ReadWriteProtocol::toAttempt);
+        return translated(reply, "the write acquire of '" + request.name() + "'").thenApply(RedisProtocol::toAttempt);
     }
 
     /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */
