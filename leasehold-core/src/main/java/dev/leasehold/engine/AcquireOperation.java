@@ -168,7 +168,8 @@ final class AcquireOperation {
     }
 
     private void attempt() {
-        if (result.isDone()) {
+        // The clean-up may run before the result is completed (a closing client cleans up first).
+        if (result.isDone() || cleanupStarted.get()) {
             return;
         }
         LockProtocol protocol = lock.protocol();
@@ -188,6 +189,14 @@ final class AcquireOperation {
         // If the operation ended meanwhile, its clean-up may have gone out before this send: the
         // call is left to complete, and a grant it brings is released by deliver().
         inFlight.set(call);
+        if (cleanupStarted.get()) {
+            // The clean-up ran while this attempt was being sent, so its abandon may have gone out
+            // first: abandon again once the attempt settled; a closing client waits for it.
+            CompletableFuture<Void> again = new CompletableFuture<>();
+            engine.trackClosingWork(again);
+            call.whenComplete((ignored, error) ->
+                    abandon(again, sentAt + lock.options().ttl().toNanos(), FIRST_CLEANUP_RETRY_NANOS));
+        }
         lock.timeouts().bound(call)
                 .whenComplete((outcome, error) -> {
                     inFlight.compareAndSet(call, null);

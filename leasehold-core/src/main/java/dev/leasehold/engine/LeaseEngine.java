@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -59,7 +61,8 @@ public final class LeaseEngine implements AutoCloseable {
     private final WaitPolicy waitPolicy;
     private final Executor callbackExecutor = ForkJoinPool.commonPool();
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
-    private final Set<CompletableFuture<Void>> lateReleases = ConcurrentHashMap.newKeySet();
+    /** In registration order, so close() can tell what it already waits for. */
+    private final Queue<CompletableFuture<Void>> closingWork = new ConcurrentLinkedQueue<>();
     private final WaitQueues queues = new WaitQueues();
     private final JavaLockViews javaLockViews = new JavaLockViews();
     private final HolderIds holderIds = new HolderIds();
@@ -132,16 +135,28 @@ public final class LeaseEngine implements AutoCloseable {
         Set.copyOf(held).forEach(lease -> endings.add(lease.releaseOnClose(CLOSED)));
         LeaseholdException closing = new LeaseholdException("The lock client was closed while this acquire waited");
         queues.all().forEach(operation -> endings.add(operation.abandonOnClose(closing)));
-        // Leases granted while this ran, ended by newLease (their operations may have left the
-        // queue before it was read): their releases must go out before the connections close.
-        endings.addAll(lateReleases);
-        try {
-            CompletableFuture.allOf(endings.toArray(CompletableFuture[]::new))
-                    .get(settings.operationTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException slow) {
-            // Each release logs its own failure; those keys expire by their ttl.
+        // Work that ends what an operation took while this ran (the release of a lease granted
+        // meanwhile, an abandon that must follow an attempt in flight) registers itself in
+        // closingWork, possibly after this reads it: wait again until nothing new came.
+        long deadline = System.nanoTime() + settings.operationTimeout().toNanos();
+        int awaited = 0;
+        while (true) {
+            List<CompletableFuture<Void>> more = List.copyOf(closingWork);
+            endings.addAll(more.subList(Math.min(awaited, more.size()), more.size()));
+            awaited = more.size();
+            try {
+                CompletableFuture.allOf(endings.toArray(CompletableFuture[]::new))
+                        .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (ExecutionException | TimeoutException slow) {
+                // Each release logs its own failure; those keys expire by their ttl.
+                break;
+            }
+            if (closingWork.size() == awaited) {
+                break;
+            }
         }
         scheduler.close();
     }
@@ -185,7 +200,7 @@ public final class LeaseEngine implements AutoCloseable {
             // Registered before the lease ends (and its operation leaves the queue), so close()
             // finds either the operation or this release.
             CompletableFuture<Void> released = new CompletableFuture<>();
-            lateReleases.add(released);
+            closingWork.add(released);
             lease.releaseOnClose(CLOSED).whenComplete((ignored, error) -> released.complete(null));
         }
         return lease;
@@ -212,6 +227,16 @@ public final class LeaseEngine implements AutoCloseable {
                 .filter(lease -> lease.isFor(lock) && lease.isValid())
                 .map(ManagedLease::requester)
                 .findFirst().orElse(null);
+    }
+
+    /**
+     * Work that {@link #close()} must wait for before the backend's connections close. Kept only
+     * once the client is closing, so a long-lived client accumulates nothing.
+     */
+    void trackClosingWork(CompletableFuture<Void> work) {
+        if (closed) {
+            closingWork.add(work);
+        }
     }
 
     JavaLockViews javaLockViews() {

@@ -263,7 +263,8 @@ public final class RedisLockClient implements LockClient {
             throw new IllegalArgumentException("pattern must not be null or empty; use \"*\" for every lock");
         }
         List<LockInfo> found = new ArrayList<>();
-        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(SCAN_BATCH);
+        // Under this client's key prefix, like its locks; the names found carry the prefix, as leases' do.
+        ScanArgs args = ScanArgs.Builder.matches(keyPrefix + pattern).limit(SCAN_BATCH);
         KeyScanCursor<String> cursor = await(connection.async().scan(args), "the scan for '" + pattern + "'");
         while (true) {
             found.addAll(heldAmong(cursor.getKeys()));
@@ -332,7 +333,7 @@ public final class RedisLockClient implements LockClient {
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
      */
     public Optional<BrokenLock> breakLock(String name, String reason) {
-        LockKeys keys = LockKeys.of(Args.lockName(name));
+        LockKeys keys = LockKeys.of(key(name));
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("reason must not be null or blank: say why the lock is broken");
         }

@@ -100,13 +100,14 @@ public final class RedisLocks {
          * name: {@code DistributedLock.name()}, {@code Lease.lockName()} and messages show it.
          *
          * @throws IllegalArgumentException if it is null, longer than 256 characters, or holds a
-         *                                  brace (it would change the names' Cluster hash tags)
+         *                                  brace (it would change the names' Cluster hash tags) or a
+         *                                  glob character ({@code * ? [ ] \\})
          */
         public Builder keyPrefix(String prefix) {
-            if (prefix == null || prefix.length() > 256 || prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            if (prefix == null || prefix.length() > 256 || prefix.chars().anyMatch(c -> "{}*?[]\\".indexOf(c) >= 0)) {
                 throw new IllegalArgumentException("keyPrefix must be at most 256 characters without braces (they "
-                        + "would change every name's Cluster hash tag), e.g. \"lock:\"; got "
-                        + (prefix == null ? "null" : "'" + prefix + "'"));
+                        + "would change every name's Cluster hash tag) or glob characters (list() matches under "
+                        + "the prefix), e.g. \"lock:\"; got " + (prefix == null ? "null" : "'" + prefix + "'"));
             }
             this.keyPrefix = prefix;
             return this;

@@ -116,6 +116,9 @@ class ForeignKeyTest {
             assertThat(server.command("EXISTS", "{lock:order:777}:fence")).isEqualTo(1L);
             assertThat(server.command("HGET", "order:777", "status")).isEqualTo("paid");
             assertThat(prefixed.inspect("order:777").isHeld()).isTrue();
+            assertThat(prefixed.list("order:*")).extracting(LockInfo::name).containsExactly("lock:order:777");
+            assertThat(prefixed.breakLock("order:777", "test")).as("the prefixed lock, not the app's hash").isPresent();
+            assertThat(server.command("EXISTS", "lock:order:777")).isEqualTo(0L);
         }
         assertThatThrownBy(() -> RedisLocks.builder().keyPrefix("{app}:")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("braces");

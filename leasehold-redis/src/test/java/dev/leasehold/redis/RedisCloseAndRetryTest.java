@@ -56,6 +56,33 @@ class RedisCloseAndRetryTest {
         }
     }
 
+    /**
+     * Failed before (2 of 20 rounds left the permit held for 30 s): a waiter woken by a release,
+     * its client closing at that instant, sent its attempt after close() had cleaned up.
+     */
+    @Test
+    void aClientClosingAsItsWaiterIsWokenLeavesNoPermitBehind() throws Exception {
+        LockOptions options = LockOptions.watchdog(Duration.ofSeconds(30));
+        try (RedisLockClient holder = RedisLocks.connect(server.uri()); RedisLockClient next = RedisLocks.connect(server.uri())) {
+            for (int i = 0; i < 20; i++) {
+                String name = "close-woken:" + i;
+                RedisLockClient closing = RedisLocks.connect(server.uri());
+                Lease held = holder.semaphore(name, 1, options).acquire(Duration.ZERO);
+                closing.semaphore(name, 1, options).acquireAsync(Duration.ofSeconds(60));
+                Thread.sleep(50);
+                CompletableFuture<Lease> later = next.semaphore(name, 1, options).acquireAsync(Duration.ofSeconds(60));
+                Thread.sleep(50);
+                CompletableFuture<ReleaseStatus> released = held.releaseAsync();
+                Thread.sleep(0, (i * 45_000) % 900_000);
+                closing.close();
+                released.get(5, TimeUnit.SECONDS);
+                try (Lease lease = later.get(5, TimeUnit.SECONDS)) {
+                    assertThat(lease.isValid()).as("round %d: taken long before a stranded permit's 30 s", i).isTrue();
+                }
+            }
+        }
+    }
+
     /** Failed before: the retry deleted the still-held key but reported ALREADY_LOST. */
     @Test
     void aReleaseRetriedAfterAFailureReportsReleased() throws Exception {
