@@ -185,11 +185,12 @@ final class LeaseScope {
     }
 
     /**
-     * The hook point for work that ran past its lease: the {@code leasehold.lease.overrun} meter
-     * will be counted here. For now, a log line.
+     * Work ran past its lease. The engine already counted it in {@code leasehold.lease.overrun}
+     * (this call's {@link Lease#ensureValid()} or release found the lease lost) and logged the loss
+     * as its one WARN; the caller gets the {@link LeaseLostException}. So only a DEBUG line here.
      */
     private static void overran(Lease lease) {
-        LOG.warn("Work under the lease on lock '{}' (token {}) ran past its lease; the lease was lost while it ran",
+        LOG.debug("Work under the lease on lock '{}' (token {}) ran past its lease; the lease was lost while it ran",
                 lease.lockName(), lease.token());
     }
 

@@ -91,14 +91,18 @@ final class AcquireOperation {
         this.blockingCaller = blockingCaller;
         this.holder = engine.holderIds().next();
         this.requester = Thread.currentThread().getName();
-        this.waitDeadlineNanos = wait == null ? 0 : System.nanoTime() + wait.toNanos();
+        long startedAt = System.nanoTime();
+        this.waitDeadlineNanos = wait == null ? 0 : startedAt + wait.toNanos();
         result.whenComplete((lease, error) -> {
             if (result.isCancelled()) {
                 cleanup();
                 handedOut.cancel(false);
             } else if (error != null) {
+                report(error, startedAt);
                 handedOut.completeExceptionally(error);
-            } else if (!handedOut.complete(lease)) {
+            } else if (handedOut.complete(lease)) {
+                report(null, startedAt);
+            } else {
                 lease.discard();
             }
         });
@@ -107,6 +111,21 @@ final class AcquireOperation {
                 result.cancel(false);
             }
         });
+    }
+
+    /** Reports an acquisition that ended with a lease (no error), a timeout or an unreachable backend. */
+    private void report(Throwable error, long startedAtNanos) {
+        AcquireOutcome outcome;
+        if (error == null) {
+            outcome = AcquireOutcome.ACQUIRED;
+        } else if (error instanceof LockTimeoutException) {
+            outcome = AcquireOutcome.TIMEOUT;
+        } else if (error instanceof LockUnavailableException && !engine.isClosed()) {
+            outcome = AcquireOutcome.UNAVAILABLE;
+        } else {
+            return;
+        }
+        engine.events().acquireEnded(lock.protocol().kind(), outcome, System.nanoTime() - startedAtNanos);
     }
 
     /**
@@ -218,7 +237,7 @@ final class AcquireOperation {
         }
         ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, this::leaseEnded);
         if (lossSignal != null) {
-            lossSignal.whenComplete((reason, error) -> lease.markLost(reason != null ? reason
+            lossSignal.whenComplete((reason, error) -> lease.markLost(LossReason.BACKEND, reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));
         }
         ReleaseSignal subscribed = signal.getAndSet(null);

@@ -34,21 +34,36 @@ import java.util.function.Consumer;
 public final class LeaseEngine implements AutoCloseable {
 
     /**
-     * Engine tuning.
+     * Engine tuning, and where it reports its events.
      *
      * @param operationTimeout bound on every single backend call (acquire attempt, renewal,
      *                         release); an acquire returns or throws within its wait plus this
      * @param maxRecheck       longest a waiter sleeps between attempts when no release
      *                         notification wakes it (jittered between half and all of it)
+     * @param events           receives the engine's events for meters; {@link LeaseEvents#NONE} for none
      */
-    public record Settings(Duration operationTimeout, Duration maxRecheck) {
+    public record Settings(Duration operationTimeout, Duration maxRecheck, LeaseEvents events) {
 
         public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(3);
         public static final Duration DEFAULT_MAX_RECHECK = Duration.ofSeconds(1);
 
+        /** @throws IllegalArgumentException if a duration is outside [1 ms, 5 min] or events is null */
         public Settings {
             Args.within("operationTimeout", operationTimeout, Duration.ofMillis(1), Duration.ofMinutes(5));
             Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
+            if (events == null) {
+                throw new IllegalArgumentException("events must not be null; use LeaseEvents.NONE for none");
+            }
+        }
+
+        /** Settings that report no events. */
+        public Settings(Duration operationTimeout, Duration maxRecheck) {
+            this(operationTimeout, maxRecheck, LeaseEvents.NONE);
+        }
+
+        /** These settings, reporting to {@code events}. */
+        public Settings withEvents(LeaseEvents events) {
+            return new Settings(operationTimeout, maxRecheck, events);
         }
 
         public static Settings defaults() {
@@ -183,11 +198,16 @@ public final class LeaseEngine implements AutoCloseable {
      */
     ManagedLease newLease(EngineLock lock, String holder, long token, long sentAtNanos, String requester,
                           Consumer<ManagedLease> onEnd) {
+        long grantedAt = System.nanoTime();
         ManagedLease lease = new ManagedLease(this, lock, holder, token, sentAtNanos, requester, ended -> {
-            held.remove(ended);
+            // A release retried after a failure ends the lease again: report the first end only.
+            if (held.remove(ended)) {
+                events().leaseEnded(System.nanoTime() - grantedAt);
+            }
             onEnd.accept(ended);
         });
         held.add(lease);
+        events().leaseStarted();
         if (!closed) {
             try {
                 lease.start();
@@ -208,6 +228,10 @@ public final class LeaseEngine implements AutoCloseable {
 
     Settings settings() {
         return settings;
+    }
+
+    LeaseEvents events() {
+        return settings.events();
     }
 
     HolderIds holderIds() {

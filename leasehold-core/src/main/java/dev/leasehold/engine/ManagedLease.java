@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -27,6 +28,8 @@ final class ManagedLease implements Lease {
 
     private static final Logger LOG = LoggerFactory.getLogger(ManagedLease.class);
     static final String DEADLINE_PASSED = "the local deadline passed without a successful renewal";
+    static final String RELEASE_FOUND_IT_GONE =
+            "the release found another holder or no key: it had been lost before it was released";
 
     private final String lockName;
     private final String holder;
@@ -45,6 +48,9 @@ final class ManagedLease implements Lease {
     private volatile ReleaseReport report;
     private volatile boolean releasedWhileHeld;
     private volatile String lostReason;
+    /** Set when closing the client ended the lease: that is no overrun of the holder's. */
+    private volatile boolean endedByClose;
+    private final AtomicBoolean overrunReported = new AtomicBoolean();
 
     /**
      * A HELD lease whose local deadline is {@code sentAtNanos + ttl - drift}; call {@link #start()}
@@ -65,7 +71,7 @@ final class ManagedLease implements Lease {
         this.timeouts = lock.timeouts();
         this.onEnd = onEnd;
         this.lifecycle = new LeaseLifecycle(sentAtNanos + options.ttl().minus(options.drift()).toNanos());
-        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts);
+        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts, engine.events());
     }
 
     /** Starts the watchdog and the deadline check; called once, right after construction. */
@@ -91,15 +97,17 @@ final class ManagedLease implements Lease {
     }
 
     /** HELD to LOST: stops renewal and completes {@link #lost()}. */
-    void markLost(String reason) {
+    void markLost(LossReason kind, String reason) {
         if (lifecycle.markLost()) {
-            afterLost(reason);
+            afterLost(kind, reason);
         }
     }
 
-    private void afterLost(String reason) {
+    /** The one report of a loss: one WARN, one event, then {@link #lost()} completes. */
+    private void afterLost(LossReason kind, String reason) {
         lostReason = reason;
         renewal.stop();
+        engine.events().leaseLost(kind);
         onEnd.accept(this);
         LeaseLostException cause = new LeaseLostException(lockName, token, reason);
         LOG.warn("Lease on lock '{}' (token {}) lost: {}", lockName, token, reason);
@@ -124,7 +132,7 @@ final class ManagedLease implements Lease {
         long now = System.nanoTime();
         LeaseLifecycle.Check check = lifecycle.checkAt(now);
         if (check == LeaseLifecycle.Check.EXPIRED_NOW) {
-            afterLost(renewal.whyExpired(now));
+            afterLost(renewal.expiredBy(now), renewal.whyExpired(now));
         }
         return check == LeaseLifecycle.Check.VALID;
     }
@@ -143,12 +151,23 @@ final class ManagedLease implements Lease {
         if (isValid()) {
             return;
         }
-        String reason = switch (lifecycle.phase()) {
+        LeasePhase phase = lifecycle.phase();
+        String reason = switch (phase) {
             case RELEASING, RELEASED -> "it was released";
             case LOST -> lostReason == null ? DEADLINE_PASSED : lostReason;
             case HELD -> DEADLINE_PASSED;
         };
+        if (phase != LeasePhase.RELEASING && phase != LeasePhase.RELEASED) {
+            reportOverrun();
+        }
         throw new LeaseLostException(lockName, token, reason);
+    }
+
+    /** The holder used a lease that had been lost: counted once per lease, never for a closed client. */
+    private void reportOverrun() {
+        if (!endedByClose && overrunReported.compareAndSet(false, true)) {
+            engine.events().leaseOverrun();
+        }
     }
 
     /**
@@ -174,7 +193,7 @@ final class ManagedLease implements Lease {
                         "the extension of '" + lockName + "'"));
             }
             if (!extended) {
-                markLost("an extension found another holder or no key");
+                markLost(LossReason.REFUSED, "an extension found another holder or no key");
             } else if (!lifecycle.extend(sentAt + ttl.minus(LockOptions.drift(ttl)).toNanos(), System.nanoTime())) {
                 // Ended meanwhile, past the deadline, or the lease already lasts longer: isValid tells which.
                 isValid();
@@ -223,6 +242,9 @@ final class ManagedLease implements Lease {
         boolean wasHeld = lifecycle.beginRelease() || releasedWhileHeld;
         releasedWhileHeld = wasHeld;
         renewal.stop();
+        if (!wasHeld && !quiet) {
+            reportOverrun();
+        }
         if (!wasHeld && engine.isClosed()) {
             mine.complete(ReleaseStatus.ALREADY_LOST);
             return mine;
@@ -244,8 +266,10 @@ final class ManagedLease implements Lease {
                     ReleaseStatus status = outcome.released() && wasHeld ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
                     report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
                     if (status == ReleaseStatus.ALREADY_LOST && wasHeld && !quiet) {
-                        LOG.warn("Lease on lock '{}' (token {}) had already been lost when it was released",
-                                lockName, token);
+                        // Lost on the server without this client noticing: this is its one report.
+                        engine.events().leaseLost(LossReason.REFUSED);
+                        reportOverrun();
+                        LOG.warn("Lease on lock '{}' (token {}) lost: {}", lockName, token, RELEASE_FOUND_IT_GONE);
                     }
                     mine.complete(status);
                 });
@@ -264,7 +288,8 @@ final class ManagedLease implements Lease {
         if (!release.compareAndSet(null, mine)) {
             return release.get().handle((status, error) -> null);
         }
-        markLost(reason);
+        endedByClose = true;
+        markLost(LossReason.CLIENT_CLOSED, reason);
         return timeouts.bound(protocol.release(lockName, holder)).handle((outcome, error) -> {
             if (outcome != null) {
                 report = new ReleaseReport(ReleaseStatus.ALREADY_LOST, outcome.nodesHolding(),

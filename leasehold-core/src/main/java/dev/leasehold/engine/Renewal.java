@@ -40,11 +40,13 @@ final class Renewal {
     private final long renewUntilNanos;
     private final CallTimeouts timeouts;
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    private final AtomicBoolean warned = new AtomicBoolean();
+    private final LeaseEvents events;
     private final AtomicReference<RenewalScheduler.Timer> nextTick = new AtomicReference<>();
     private final Runnable tick = this::tick;
 
     Renewal(ManagedLease lease, LockProtocol protocol, RenewalScheduler scheduler, LockOptions options,
-            long acquiredAtNanos, CallTimeouts timeouts) {
+            long acquiredAtNanos, CallTimeouts timeouts, LeaseEvents events) {
         this.lease = lease;
         this.protocol = protocol;
         this.scheduler = scheduler;
@@ -54,6 +56,7 @@ final class Renewal {
         this.ttlMinusDriftNanos = options.ttl().minus(options.drift()).toNanos();
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.timeouts = timeouts;
+        this.events = events;
     }
 
     /** Schedules the first tick; called once, right after the lease was created. */
@@ -61,12 +64,21 @@ final class Renewal {
         scheduleNext(System.nanoTime());
     }
 
+    /** Which {@link LossReason} a lease found past its local deadline at {@code nowNanos} was lost for. */
+    LossReason expiredBy(long nowNanos) {
+        return maxHoldReached(nowNanos) ? LossReason.MAX_HOLD : LossReason.EXPIRED;
+    }
+
+    private boolean maxHoldReached(long nowNanos) {
+        return options.isWatchdog() && options.maxHold().isPresent() && nowNanos - renewUntilNanos >= 0;
+    }
+
     /**
      * Why a lease found past its local deadline at {@code nowNanos} expired: its maxHold ended the
      * renewals on purpose, or renewals did not succeed in time.
      */
     String whyExpired(long nowNanos) {
-        if (options.isWatchdog() && options.maxHold().isPresent() && nowNanos - renewUntilNanos >= 0) {
+        if (maxHoldReached(nowNanos)) {
             return "its maxHold (" + options.maxHold().get() + ") was reached, so renewal stopped on purpose";
         }
         return ManagedLease.DEADLINE_PASSED;
@@ -102,17 +114,29 @@ final class Renewal {
                 .whenComplete((extended, error) -> {
                     inFlight.set(false);
                     if (error != null) {
-                        LOG.warn("Renewal of lock '{}' (holder {}) failed, retrying until the local deadline: {}",
-                                lease.lockName(), HolderIds.redact(lease.holder()), Futures.unwrap(error).toString());
+                        events.renewalFailed();
+                        logFailure(error);
                     } else if (extended) {
                         if (!lease.lifecycle().extend(sentAt + ttlMinusDriftNanos, System.nanoTime())) {
                             // Too late (the deadline passed while the answer travelled) or already ended.
                             lease.isValid();
                         }
                     } else {
-                        lease.markLost("a renewal found another holder or no key");
+                        lease.markLost(LossReason.REFUSED, "a renewal found another holder or no key");
                     }
                 });
+    }
+
+    /** The first failure of a lease is a WARN; its retries are DEBUG, so a long outage is one line per lease. */
+    private void logFailure(Throwable error) {
+        String cause = Futures.unwrap(error).toString();
+        if (warned.compareAndSet(false, true)) {
+            LOG.warn("Renewal of lock '{}' (token {}, holder {}) failed, retrying until the local deadline: {}",
+                    lease.lockName(), lease.token(), HolderIds.redact(lease.holder()), cause);
+        } else {
+            LOG.debug("Renewal of lock '{}' (token {}, holder {}) failed again, retrying until the local deadline: {}",
+                    lease.lockName(), lease.token(), HolderIds.redact(lease.holder()), cause);
+        }
     }
 
     private void scheduleNext(long now) {

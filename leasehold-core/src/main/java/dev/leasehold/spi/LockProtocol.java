@@ -24,6 +24,15 @@ public interface LockProtocol {
     /** Where the backend lives, without credentials, for messages. */
     String describe();
 
+    /**
+     * The lock kind, a short lower-case word reported as the {@code kind} tag of the
+     * {@code leasehold.acquire.wait} meter: {@code lock} (the default), {@code fair_lock},
+     * {@code read}, {@code write}, {@code semaphore}. A fixed word per protocol, never a lock name.
+     */
+    default String kind() {
+        return "lock";
+    }
+
     /** How one client's concurrent acquisitions of one name reach the backend; by default one at a time. */
     default Admission admission() {
         return Admission.EXCLUSIVE;

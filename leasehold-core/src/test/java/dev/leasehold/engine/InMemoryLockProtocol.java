@@ -34,6 +34,7 @@ class InMemoryLockProtocol implements LockProtocol {
     private final List<Runnable> heldReplies = new ArrayList<>();
     private boolean holdingReplies;
     private boolean holdingRenewals;
+    private boolean failingRenewals;
     private int acquireRepliesToLose;
     private int abandonsToRefuse;
     private final AtomicInteger acquireCalls = new AtomicInteger();
@@ -76,6 +77,9 @@ class InMemoryLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         boolean extended;
         synchronized (this) {
+            if (failingRenewals) {
+                return CompletableFuture.failedFuture(unavailable("the renewal got no answer"));
+            }
             Key current = live(name);
             extended = current != null && current.holder().equals(holder);
             if (extended) {
@@ -116,6 +120,11 @@ class InMemoryLockProtocol implements LockProtocol {
     /** Renewal replies are kept back until {@link #resumeReplies()}; the renewals themselves take effect. */
     synchronized void holdRenewals() {
         holdingRenewals = true;
+    }
+
+    /** Renewals fail with a connection error, without effect, until called again with false. */
+    synchronized void failRenewals(boolean failing) {
+        failingRenewals = failing;
     }
 
     /** Delivers every reply kept back, in order, and stops keeping them. */

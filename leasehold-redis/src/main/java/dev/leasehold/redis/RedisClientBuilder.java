@@ -1,8 +1,11 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.engine.LeaseEvents;
+import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import dev.leasehold.spi.Args;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.redis.internal.LettuceConnections;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +23,7 @@ public abstract class RedisClientBuilder<B extends RedisClientBuilder<B>> {
     private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
     private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
     private Duration fenceRetention = RedisLocks.DEFAULT_FENCE_RETENTION;
+    private LeaseEvents events = LeaseEvents.NONE;
 
     protected RedisClientBuilder() {
     }
@@ -74,6 +78,34 @@ public abstract class RedisClientBuilder<B extends RedisClientBuilder<B>> {
         return self();
     }
 
+    /**
+     * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
+     * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
+     * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
+     * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
+     * meters and needs no Micrometer on the class path.
+     *
+     * @throws IllegalArgumentException if registry is null
+     */
+    public B meterRegistry(MeterRegistry registry) {
+        this.events = MicrometerLeaseEvents.of(registry);
+        return self();
+    }
+
+    /**
+     * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
+     * Replaces a {@link #meterRegistry} given before, and the other way round.
+     *
+     * @throws IllegalArgumentException if events is null
+     */
+    public B leaseEvents(LeaseEvents events) {
+        if (events == null) {
+            throw new IllegalArgumentException("events must not be null; use LeaseEvents.NONE for none");
+        }
+        this.events = events;
+        return self();
+    }
+
     /** The trusted CA file, or {@code null} for the JDK's default trust store. */
     protected Path trustedCertificate() {
         return trustedCertificate;
@@ -89,6 +121,6 @@ public abstract class RedisClientBuilder<B extends RedisClientBuilder<B>> {
 
     /** The engine settings these choose. */
     protected LeaseEngine.Settings engineSettings() {
-        return new LeaseEngine.Settings(operationTimeout, maxRecheck);
+        return new LeaseEngine.Settings(operationTimeout, maxRecheck, events);
     }
 }

@@ -38,6 +38,11 @@ final class RedisFairLockProtocol extends RedisProtocol {
 
     /** Every acquisition registers with the server on its first attempt: the server's order is the order. */
     @Override
+    public String kind() {
+        return "fair_lock";
+    }
+
+    @Override
     public Admission admission() {
         return Admission.SHARED;
     }

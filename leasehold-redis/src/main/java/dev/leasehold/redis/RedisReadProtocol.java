@@ -27,6 +27,11 @@ final class RedisReadProtocol extends RedisProtocol {
     }
 
     @Override
+    public String kind() {
+        return "read";
+    }
+
+    @Override
     public Admission admission() {
         return Admission.SHARED;
     }

@@ -43,6 +43,11 @@ final class RedisSemaphoreProtocol implements LockProtocol {
     }
 
     @Override
+    public String kind() {
+        return "semaphore";
+    }
+
+    @Override
     public Admission admission() {
         return Admission.SHARED;
     }

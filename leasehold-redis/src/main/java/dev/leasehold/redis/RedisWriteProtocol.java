@@ -29,6 +29,11 @@ final class RedisWriteProtocol extends RedisProtocol {
     }
 
     @Override
+    public String kind() {
+        return "write";
+    }
+
+    @Override
     public Admission admission() {
         return Admission.EXCLUSIVE;
     }

@@ -1,0 +1,62 @@
+package dev.leasehold.engine;
+
+/**
+ * What a {@link LeaseEngine} reports about its acquisitions and leases, for meters: Leasehold's
+ * Micrometer binding implements it ({@code dev.leasehold.micrometer.MicrometerLeaseEvents}), and
+ * so can any other monitoring system. A backend passes one to its engine with
+ * {@link LeaseEngine.Settings#withEvents(LeaseEvents)}; {@link #NONE} ignores everything.
+ *
+ * <p>No event carries a lock name: names are unbounded data, unfit for meter tags. The engine
+ * calls these methods on its own threads (client I/O threads, the renewal thread, callers'
+ * threads), concurrently: an implementation must be thread-safe, fast, must not block and must
+ * not throw.
+ */
+public interface LeaseEvents {
+
+    /** Ignores every event: the engine's default. */
+    LeaseEvents NONE = new LeaseEvents() {
+    };
+
+    /**
+     * An acquisition ended with a lease, a timeout or an unreachable backend. Acquisitions that
+     * were cancelled, interrupted or cut short by a closing client are not reported.
+     *
+     * @param kind      the lock kind, {@link dev.leasehold.spi.LockProtocol#kind()}
+     * @param outcome   how it ended
+     * @param waitNanos from the call to its outcome
+     */
+    default void acquireEnded(String kind, AcquireOutcome outcome, long waitNanos) {
+    }
+
+    /** A lease was granted and is held from now on; {@link #leaseEnded} follows exactly once. */
+    default void leaseStarted() {
+    }
+
+    /**
+     * A lease stopped being held: it was released or lost. Called exactly once per
+     * {@link #leaseStarted()}.
+     *
+     * @param heldNanos from the grant to the release or loss
+     */
+    default void leaseEnded(long heldNanos) {
+    }
+
+    /**
+     * A renewal got no answer (a connection error or the operation timeout); the watchdog retries
+     * until the lease's local deadline. A renewal that the backend refused is a loss, not this.
+     */
+    default void renewalFailed() {
+    }
+
+    /** A held lease was lost; called once per lost lease, before {@link #leaseEnded}. */
+    default void leaseLost(LossReason reason) {
+    }
+
+    /**
+     * The holder released, or checked with {@link dev.leasehold.Lease#ensureValid()}, a lease that
+     * had already been lost: work ran past its lease. Called at most once per lease, and never
+     * for a lease ended by closing its client.
+     */
+    default void leaseOverrun() {
+    }
+}
