@@ -1,0 +1,237 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseLostException;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockTimeoutException;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.micrometer.MicrometerLeaseEvents;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Each of Leasehold's meters on a real server, through {@code RedisLocks.builder().meterRegistry(registry)}:
+ * it moves for its event and stays still otherwise.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RedisMetersTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(2);
+    private static final Duration LONG_TTL = Duration.ofSeconds(30);
+    private static RedisServer server;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<RedisLockClient> clients = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @AfterEach
+    void closeClients() {
+        if (server.isPaused()) {
+            server.resume();
+        }
+        clients.forEach(RedisLockClient::close);
+        clients.clear();
+    }
+
+    private RedisLockClient client(Duration operationTimeout) {
+        RedisLockClient client = RedisLocks.builder().uri(server.uri()).operationTimeout(operationTimeout)
+                .meterRegistry(registry).connect();
+        clients.add(client);
+        return client;
+    }
+
+    private RedisLockClient client() {
+        return client(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void aClientWithoutARegistryRegistersNothing() {
+        RedisLockClient plain = RedisLocks.builder().uri(server.uri()).connect();
+        clients.add(plain);
+        plain.lock("meters:plain").acquire(WAIT).release();
+        assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void acquireWaitIsTaggedByKindAndOutcome() {
+        RedisLockClient client = client();
+        client.lock("meters:kind:lock").acquire(WAIT).release();
+        client.fairLock("meters:kind:fair").acquire(WAIT).release();
+        client.readWriteLock("meters:kind:rw").readLock().acquire(WAIT).release();
+        client.readWriteLock("meters:kind:rw").writeLock().acquire(WAIT).release();
+        client.semaphore("meters:kind:sem", 2).acquire(WAIT).release();
+        for (String kind : List.of("lock", "fair_lock", "read", "write", "semaphore")) {
+            assertThat(acquireCount(kind, "acquired")).as(kind).isEqualTo(1);
+        }
+        assertThat(acquireCount("lock", "timeout")).isZero();
+        assertThat(acquireCount("lock", "unavailable")).isZero();
+
+        try (Lease held = client.lock("meters:busy").acquire(WAIT)) {
+            assertThatThrownBy(() -> client().lock("meters:busy").acquire(Duration.ofMillis(200)))
+                    .isInstanceOf(LockTimeoutException.class);
+        }
+        assertThat(acquireCount("lock", "timeout")).isEqualTo(1);
+        assertThat(acquireCount("lock", "acquired")).isEqualTo(2);
+        assertThat(registry.find(MicrometerLeaseEvents.ACQUIRE_WAIT).tags("outcome", "timeout").timer()
+                .totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
+
+        RedisLockClient impatient = client(Duration.ofMillis(200));
+        server.pause();
+        assertThatThrownBy(() -> impatient.lock("meters:frozen").acquire(WAIT))
+                .isInstanceOf(LockUnavailableException.class);
+        server.resume();
+        assertThat(acquireCount("lock", "unavailable")).isEqualTo(1);
+        assertThat(acquireCount("lock", "timeout")).isEqualTo(1);
+    }
+
+    @Test
+    void leaseHeldAndLeasesActiveFollowEachLease() throws InterruptedException {
+        RedisLockClient client = client();
+        assertThat(active()).isZero();
+        Lease first = client.lock("meters:held:1").acquire(WAIT);
+        Lease second = client.semaphore("meters:held:2", 3).acquire(WAIT);
+        assertThat(active()).isEqualTo(2);
+        Thread.sleep(100);
+        assertThat(held().count()).isZero();
+        first.release();
+        assertThat(active()).isEqualTo(1);
+        assertThat(held().count()).isEqualTo(1);
+        assertThat(held().totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100);
+        second.release();
+        assertThat(active()).isZero();
+        assertThat(held().count()).isEqualTo(2);
+    }
+
+    @Test
+    void renewalFailuresCountRenewalsAFrozenServerNeverAnswered() throws InterruptedException {
+        RedisLockClient client = client(Duration.ofMillis(100));
+        Lease healthy = client.lock("meters:renew:healthy", LockOptions.watchdog(Duration.ofMillis(300))).acquire(WAIT);
+        Thread.sleep(700);
+        assertThat(healthy.isValid()).isTrue();
+        assertThat(renewalFailures()).as("renewals that succeeded").isZero();
+        healthy.release();
+
+        Lease frozen = client.lock("meters:renew:frozen", LockOptions.watchdog(Duration.ofMillis(600))).acquire(WAIT);
+        server.pause();
+        eventually(() -> !frozen.isValid(), "the lease expired without an answer");
+        server.resume();
+        assertThat(renewalFailures()).isGreaterThanOrEqualTo(1);
+        assertThat(lost()).containsEntry("expired", 1.0).containsEntry("refused", 0.0);
+    }
+
+    @Test
+    void leaseLostCountsByReason() {
+        RedisLockClient client = client();
+        Lease fixed = client.lock("meters:lost:fixed", LockOptions.fixedLease(Duration.ofMillis(100))).acquire(WAIT);
+        eventually(() -> !fixed.isValid(), "the fixed lease ran out");
+        assertThat(lost()).containsEntry("expired", 1.0).containsEntry("refused", 0.0);
+
+        Lease broken = client.lock("meters:lost:broken", LockOptions.watchdog(Duration.ofMillis(300))).acquire(WAIT);
+        client().breakLock("meters:lost:broken", "test of the lost meter");
+        eventually(() -> !broken.isValid(), "the renewal found the key gone");
+        assertThat(lost()).containsEntry("refused", 1.0).containsEntry("expired", 1.0)
+                .containsEntry("max_hold", 0.0).containsEntry("client_closed", 0.0);
+
+        client.lock("meters:lost:kept").acquire(WAIT).release();
+        assertThat(lost()).as("a release is no loss").containsEntry("refused", 1.0).containsEntry("expired", 1.0);
+    }
+
+    @Test
+    void overrunCountsAHolderThatReleasesOrChecksALostLease() {
+        RedisLockClient client = client();
+        Lease released = client.lock("meters:overrun:released", LockOptions.fixedLease(Duration.ofMillis(100))).acquire(WAIT);
+        released.ensureValid();
+        eventually(() -> !released.isValid(), "the fixed lease ran out");
+        assertThat(overrun()).as("a loss alone is no overrun").isZero();
+        assertThat(released.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        assertThat(overrun()).isEqualTo(1);
+
+        Lease checked = client.lock("meters:overrun:checked", LockOptions.fixedLease(Duration.ofMillis(100))).acquire(WAIT);
+        eventually(() -> !checked.isValid(), "the fixed lease ran out");
+        assertThatThrownBy(checked::ensureValid).isInstanceOf(LeaseLostException.class);
+        checked.release();
+        assertThat(overrun()).as("once per lease").isEqualTo(2);
+
+        assertThatThrownBy(() -> client.lock("meters:overrun:work", LockOptions.fixedLease(Duration.ofMillis(150)))
+                .run(WAIT, () -> sleepInterruptibly(Duration.ofSeconds(5)))).isInstanceOf(LeaseLostException.class);
+        assertThat(overrun()).isEqualTo(3);
+
+        client.lock("meters:overrun:in-time").run(WAIT, () -> { });
+        assertThat(overrun()).as("work that ended within its lease").isEqualTo(3);
+    }
+
+    private static void sleepInterruptibly(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException stoppedByTheLoss) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private long acquireCount(String kind, String outcome) {
+        Timer timer = registry.find(MicrometerLeaseEvents.ACQUIRE_WAIT).tags("kind", kind, "outcome", outcome).timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    private Timer held() {
+        return registry.get(MicrometerLeaseEvents.LEASE_HELD).timer();
+    }
+
+    private double active() {
+        return registry.get(MicrometerLeaseEvents.LEASES_ACTIVE).gauge().value();
+    }
+
+    private double renewalFailures() {
+        return registry.get(MicrometerLeaseEvents.RENEWAL_FAILURES).counter().count();
+    }
+
+    private double overrun() {
+        return registry.get(MicrometerLeaseEvents.LEASE_OVERRUN).counter().count();
+    }
+
+    private Map<String, Double> lost() {
+        return registry.get(MicrometerLeaseEvents.LEASE_LOST).counters().stream()
+                .collect(Collectors.toMap(counter -> counter.getId().getTag("reason"), counter -> counter.count()));
+    }
+
+    private static void eventually(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(interrupted);
+            }
+        }
+    }
+}
