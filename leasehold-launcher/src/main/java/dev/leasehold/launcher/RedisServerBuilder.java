@@ -73,6 +73,7 @@ public final class RedisServerBuilder {
      */
     public RedisServerBuilder requirePass(String password) {
         this.requirePass = requireNonEmpty(password, "password");
+        TestSecrets.record(password);
         return this;
     }
 
@@ -90,6 +91,7 @@ public final class RedisServerBuilder {
             throw new IllegalArgumentException("user must not contain whitespace, was '" + user + "'");
         }
         aclUsers.put(user, requireNonEmpty(password, "password"));
+        TestSecrets.record(password);
         return this;
     }
 
