@@ -92,10 +92,10 @@ class RedisMetersTest {
         assertThat(acquireCount("lock", "timeout")).isZero();
         assertThat(acquireCount("lock", "unavailable")).isZero();
 
-        try (Lease held = client.lock("meters:busy").acquire(WAIT)) {
-            assertThatThrownBy(() -> client().lock("meters:busy").acquire(Duration.ofMillis(200)))
-                    .isInstanceOf(LockTimeoutException.class);
-        }
+        Lease busy = client.lock("meters:busy").acquire(WAIT);
+        assertThatThrownBy(() -> client().lock("meters:busy").acquire(Duration.ofMillis(200)))
+                .isInstanceOf(LockTimeoutException.class);
+        busy.release();
         assertThat(acquireCount("lock", "timeout")).isEqualTo(1);
         assertThat(acquireCount("lock", "acquired")).isEqualTo(2);
         assertThat(registry.find(MicrometerLeaseEvents.ACQUIRE_WAIT).tags("outcome", "timeout").timer()
