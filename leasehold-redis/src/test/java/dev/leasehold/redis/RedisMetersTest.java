@@ -6,6 +6,8 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
+import dev.leasehold.engine.AcquireOutcome;
+import dev.leasehold.engine.LeaseEvents;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import io.micrometer.core.instrument.Timer;
@@ -75,6 +77,30 @@ class RedisMetersTest {
         RedisLockClient plain = RedisLocks.builder().uri(server.uri()).connect();
         clients.add(plain);
         plain.lock("meters:plain").acquire(WAIT).release();
+        assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void theBuilderRefusesANullRegistryOrEventsAndPassesItsOwnEventsToTheEngine() {
+        assertThatThrownBy(() -> RedisLocks.builder().meterRegistry(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("registry");
+        assertThatThrownBy(() -> RedisLocks.builder().leaseEvents(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
+        java.util.concurrent.ConcurrentLinkedQueue<String> events = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        RedisLockClient client = RedisLocks.builder().uri(server.uri()).leaseEvents(new LeaseEvents() {
+            @Override
+            public void acquireEnded(String kind, AcquireOutcome outcome, long waitNanos) {
+                events.add(kind + " " + outcome);
+            }
+
+            @Override
+            public void leaseEnded(long heldNanos) {
+                events.add("ended");
+            }
+        }).connect();
+        clients.add(client);
+        client.lock("meters:own-events").acquire(WAIT).release();
+        assertThat(events).containsExactly("lock ACQUIRED", "ended");
         assertThat(registry.getMeters()).isEmpty();
     }
 
