@@ -139,7 +139,8 @@ class LeaseEngineMetersTest {
         eventually(() -> !taken.isValid(), "the renewal found another holder");
         assertThat(lost()).containsEntry("refused", 1.0).containsEntry("expired", 1.0);
 
-        Lease capped = lock("capped", LockOptions.watchdog(Duration.ofMillis(100)).withMaxHold(Duration.ofMillis(200)))
+        // One renewal must succeed for the lease to outlive maxHold: a whole second for it under load.
+        Lease capped = lock("capped", LockOptions.watchdog(Duration.ofSeconds(1)).withMaxHold(Duration.ofSeconds(1)))
                 .acquire(Duration.ofSeconds(1));
         eventually(() -> !capped.isValid(), "maxHold ended the renewals");
         assertThat(lost()).containsEntry("max_hold", 1.0);

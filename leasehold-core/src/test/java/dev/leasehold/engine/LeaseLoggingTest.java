@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LeaseLoggingTest {
 
-    private static final Path LOG = Path.of("target/leasehold-tests.log");
+    /** Set by the build (parent pom, leasehold.test.logFile). */
+    private static final Path LOG = Path.of(System.getProperty("org.slf4j.simpleLogger.logFile", "target/leasehold-tests.log"));
 
     private final InMemoryLockProtocol protocol = new InMemoryLockProtocol();
     private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofMillis(200), Duration.ofMillis(50)), "in-memory");
