@@ -100,10 +100,14 @@ final class AcquireOperation {
             } else if (error != null) {
                 report(error, startedAt);
                 handedOut.completeExceptionally(error);
-            } else if (handedOut.complete(lease)) {
-                report(null, startedAt);
             } else {
-                lease.discard();
+                // Reported before the caller gets the lease, so its release is never reported first.
+                if (!handedOut.isDone()) {
+                    report(null, startedAt);
+                }
+                if (!handedOut.complete(lease)) {
+                    lease.discard();
+                }
             }
         });
         handedOut.whenComplete((lease, error) -> {

@@ -156,13 +156,14 @@ class RedisMetersTest {
 
     @Test
     void renewalFailuresCountRenewalsAFrozenServerNeverAnswered() throws InterruptedException {
-        RedisLockClient client = client(Duration.ofMillis(100));
-        Lease healthy = client.lock("meters:renew:healthy", LockOptions.watchdog(Duration.ofMillis(300))).acquire(WAIT);
-        Thread.sleep(700);
+        Lease healthy = client().lock("meters:renew:healthy", LockOptions.watchdog(Duration.ofMillis(600))).acquire(WAIT);
+        Thread.sleep(1_000);
         assertThat(healthy.isValid()).isTrue();
         assertThat(renewalFailures()).as("renewals that succeeded").isZero();
         healthy.release();
 
+        // Renewals every 200 ms that give up after 100 ms: several fail before the deadline.
+        RedisLockClient client = client(Duration.ofMillis(100));
         Lease frozen = client.lock("meters:renew:frozen", LockOptions.watchdog(Duration.ofMillis(600))).acquire(WAIT);
         server.pause();
         eventually(() -> !frozen.isValid(), "the lease expired without an answer");
@@ -191,7 +192,7 @@ class RedisMetersTest {
     @Test
     void overrunCountsAHolderThatReleasesOrChecksALostLease() {
         RedisLockClient client = client();
-        Lease released = client.lock("meters:overrun:released", LockOptions.fixedLease(Duration.ofMillis(100))).acquire(WAIT);
+        Lease released = client.lock("meters:overrun:released", LockOptions.fixedLease(Duration.ofSeconds(1))).acquire(WAIT);
         released.ensureValid();
         eventually(() -> !released.isValid(), "the fixed lease ran out");
         assertThat(overrun()).as("a loss alone is no overrun").isZero();
