@@ -1,0 +1,81 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseSource;
+import dev.leasehold.LockOptions;
+import org.springframework.boot.convert.DurationStyle;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+/**
+ * One {@link Locked} method, its attributes parsed and checked: what the interceptor needs per
+ * call, computed once.
+ *
+ * @param method     the annotated method
+ * @param name       its lock name expression
+ * @param waitFor    how long a call waits for the lock
+ * @param options    how the lease is held
+ * @param kind       which lock
+ * @param leaseIndex the position of its {@link Lease} parameter, or -1
+ */
+record LockedMethod(Method method, LockNameExpression name, Duration waitFor, LockOptions options, LockKind kind,
+                    int leaseIndex) {
+
+    /**
+     * Parses and checks the annotation of {@code method}.
+     *
+     * @param placeholders resolves {@code ${...}} in the attributes
+     * @param defaults     {@code leasehold.locked.*}, for the attributes left empty
+     * @throws LeaseholdConfigurationException naming the method and the attribute when one is
+     *         malformed or out of range, or the method has more than one {@code Lease} parameter
+     */
+    static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
+                           LeaseholdProperties.Locked defaults) {
+        String where = "@Locked(%s) on " + LockNameExpression.describe(method);
+        LockNameExpression name = LockNameExpression.parse(method, placeholders.apply(locked.name()),
+                where.formatted("name"));
+        Duration waitFor = duration(where.formatted("waitFor"), placeholders.apply(locked.waitFor()),
+                defaults.getDefaultWait());
+        if (waitFor.isNegative() || waitFor.compareTo(LeaseSource.MAX_WAIT) > 0) {
+            throw new LeaseholdConfigurationException(where.formatted("waitFor"), "must be between 0 (try once) and "
+                    + LeaseSource.MAX_WAIT.toDays() + " days, was " + waitFor, null);
+        }
+        Duration ttl = duration(where.formatted("ttl"), placeholders.apply(locked.ttl()), defaults.getDefaultTtl());
+        LockOptions options;
+        try {
+            options = LockOptions.watchdog(ttl);
+        } catch (IllegalArgumentException refused) {
+            throw new LeaseholdConfigurationException(where.formatted("ttl"), refused.getMessage(), refused);
+        }
+        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, "@Locked on " + LockNameExpression.describe(method)));
+    }
+
+    private static Duration duration(String where, String text, Duration fallback) {
+        if (text == null || text.isBlank()) {
+            return fallback;
+        }
+        try {
+            return DurationStyle.detectAndParse(text.trim());
+        } catch (IllegalArgumentException malformed) {
+            throw new LeaseholdConfigurationException(where, "\"" + text + "\" is not a duration; write 500ms, 5s, "
+                    + "2m, 1h, 0 or ISO-8601 such as PT5S", malformed);
+        }
+    }
+
+    private static int leaseIndex(Method method, String where) {
+        int index = -1;
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == Lease.class) {
+                if (index >= 0) {
+                    throw new LeaseholdConfigurationException(where, "the method has two Lease parameters; the "
+                            + "lock fills in one", null);
+                }
+                index = i;
+            }
+        }
+        return index;
+    }
+}
