@@ -34,15 +34,16 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
         String where = "@Locked(%s) on " + LockNameExpression.describe(method);
-        LockNameExpression name = LockNameExpression.parse(method, placeholders.apply(locked.name()),
-                where.formatted("name"));
-        Duration waitFor = duration(where.formatted("waitFor"), placeholders.apply(locked.waitFor()),
-                defaults.getDefaultWait());
+        LockNameExpression name = LockNameExpression.parse(method,
+                resolve(where.formatted("name"), locked.name(), placeholders), where.formatted("name"));
+        Duration waitFor = duration(where.formatted("waitFor"),
+                resolve(where.formatted("waitFor"), locked.waitFor(), placeholders), defaults.getDefaultWait());
         if (waitFor.isNegative() || waitFor.compareTo(LeaseSource.MAX_WAIT) > 0) {
             throw new LeaseholdConfigurationException(where.formatted("waitFor"), "must be between 0 (try once) and "
                     + LeaseSource.MAX_WAIT.toDays() + " days, was " + waitFor, null);
         }
-        Duration ttl = duration(where.formatted("ttl"), placeholders.apply(locked.ttl()), defaults.getDefaultTtl());
+        Duration ttl = duration(where.formatted("ttl"), resolve(where.formatted("ttl"), locked.ttl(), placeholders),
+                defaults.getDefaultTtl());
         LockOptions options;
         try {
             options = LockOptions.watchdog(ttl);
@@ -50,6 +51,21 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
             throw new LeaseholdConfigurationException(where.formatted("ttl"), refused.getMessage(), refused);
         }
         return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, "@Locked on " + LockNameExpression.describe(method)));
+    }
+
+    /** The attribute with its {@code ${...}} placeholders resolved; an unresolved one is an error. */
+    private static String resolve(String where, String text, UnaryOperator<String> placeholders) {
+        String resolved;
+        try {
+            resolved = placeholders.apply(text);
+        } catch (IllegalArgumentException unresolvable) {
+            throw new LeaseholdConfigurationException(where, unresolvable.getMessage(), unresolvable);
+        }
+        if (resolved != null && resolved.contains("${")) {
+            throw new LeaseholdConfigurationException(where, "\"" + text + "\" has a placeholder no property "
+                    + "resolves; set the property, or give a default: ${name:5s}", null);
+        }
+        return resolved;
     }
 
     private static Duration duration(String where, String text, Duration fallback) {

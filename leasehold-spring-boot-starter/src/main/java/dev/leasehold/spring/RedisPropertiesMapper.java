@@ -5,7 +5,6 @@ import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
 import io.lettuce.core.RedisURI;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -48,7 +47,7 @@ final class RedisPropertiesMapper {
                 return builder.connect();
             } catch (LockUnavailableException e) {
                 throw new LeaseholdConfigurationException(serverProperty, "Leasehold could not connect at startup: "
-                        + e.getMessage() + "; check that the server runs and is reachable, and the credentials", e);
+                        + e.getMessage(), e);
             }
         }
     }
