@@ -2,7 +2,6 @@ package dev.leasehold.spring;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
-import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -32,7 +31,8 @@ import java.lang.annotation.Target;
  *   runs, the thread is interrupted and the call throws {@link dev.leasehold.LeaseLostException}, as
  *   {@code DistributedLock.call} documents.</li>
  *   <li><b>Checked at startup:</b> a malformed duration, a {@link #name()} that is not SpEL or refers
- *   to a variable the method does not have, or two {@code Lease} parameters fail the creation of the
+ *   to a variable the method does not have, two {@code Lease} parameters, or a method a proxy cannot
+ *   intercept (private, final or static: it would run without the lock) fail the creation of the
  *   bean, with a message naming the method and the attribute.</li>
  *   <li><b>Not reentrant:</b> a {@code @Locked} method that calls another one on the same lock name
  *   waits for itself until its wait elapses. Calls from inside the same object bypass the Spring
@@ -46,7 +46,6 @@ import java.lang.annotation.Target;
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
-@Inherited
 @Documented
 public @interface Locked {
 

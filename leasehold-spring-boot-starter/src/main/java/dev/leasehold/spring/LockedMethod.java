@@ -6,6 +6,7 @@ import dev.leasehold.LockOptions;
 import org.springframework.boot.convert.DurationStyle;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 
@@ -29,11 +30,19 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
      * @param placeholders resolves {@code ${...}} in the attributes
      * @param defaults     {@code leasehold.locked.*}, for the attributes left empty
      * @throws LeaseholdConfigurationException naming the method and the attribute when one is
-     *         malformed or out of range, or the method has more than one {@code Lease} parameter
+     *         malformed or out of range, the method has more than one {@code Lease} parameter, or a
+     *         proxy cannot intercept it (private, final, static)
      */
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
         String where = "@Locked(%s) on " + LockNameExpression.describe(method);
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
+            throw new LeaseholdConfigurationException("@Locked on " + LockNameExpression.describe(method), "a "
+                    + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC))
+                    + " method cannot be intercepted by a Spring proxy and would run without the lock; make it "
+                    + "public (or protected) and not final", null);
+        }
         LockNameExpression name = LockNameExpression.parse(method,
                 resolve(where.formatted("name"), locked.name(), placeholders), where.formatted("name"));
         Duration waitFor = duration(where.formatted("waitFor"),

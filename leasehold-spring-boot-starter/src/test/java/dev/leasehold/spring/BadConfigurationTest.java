@@ -135,6 +135,9 @@ class BadConfigurationTest {
                 .returns("@Locked(name) on EmptyName.run()", LeaseholdConfigurationException::setting));
         live.withBean(TwoLeases.class).run(context -> assertThat(failure(context))
                 .returns("@Locked on TwoLeases.run(Lease, Lease)", LeaseholdConfigurationException::setting));
+        live.withBean(FinalMethod.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on FinalMethod.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("final method cannot be intercepted"));
         live.withBean(UnresolvedPlaceholder.class).run(context -> assertThat(failure(context))
                 .returns("@Locked(waitFor) on UnresolvedPlaceholder.run()", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("orders.lock-wait"));
@@ -199,6 +202,12 @@ class BadConfigurationTest {
     public static class TwoLeases {
         @Locked(name = "'x'")
         public void run(Lease first, Lease second) {
+        }
+    }
+
+    public static class FinalMethod {
+        @Locked(name = "'x'")
+        public final void run() {
         }
     }
 
