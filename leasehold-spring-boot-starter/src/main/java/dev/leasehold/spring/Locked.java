@@ -31,9 +31,11 @@ import java.lang.annotation.Target;
  *   runs, the thread is interrupted and the call throws {@link dev.leasehold.LeaseLostException}, as
  *   {@code DistributedLock.call} documents.</li>
  *   <li><b>Checked at startup:</b> a malformed duration, a {@link #name()} that is not SpEL or refers
- *   to a variable the method does not have, two {@code Lease} parameters, or a method a proxy cannot
- *   intercept (private, final or static: it would run without the lock) fail the creation of the
- *   bean, with a message naming the method and the attribute.</li>
+ *   to a variable the method does not have, two {@code Lease} parameters, a method a proxy cannot
+ *   intercept (private, final or static: it would run without the lock), or one that returns a
+ *   {@code Future}, {@code CompletionStage} or reactive {@code Publisher} (its work would go on after
+ *   the lock was released) fail the creation of the bean, with a message naming the method and the
+ *   attribute.</li>
  *   <li><b>Not reentrant:</b> a {@code @Locked} method that calls another one on the same lock name
  *   waits for itself until its wait elapses. Calls from inside the same object bypass the Spring
  *   proxy and take no lock, as with {@code @Transactional}.</li>

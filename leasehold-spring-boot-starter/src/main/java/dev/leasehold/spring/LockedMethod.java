@@ -8,6 +8,8 @@ import org.springframework.boot.convert.DurationStyle;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
 /**
@@ -31,7 +33,8 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
      * @param defaults     {@code leasehold.locked.*}, for the attributes left empty
      * @throws LeaseholdConfigurationException naming the method and the attribute when one is
      *         malformed or out of range, the method has more than one {@code Lease} parameter, or a
-     *         proxy cannot intercept it (private, final, static)
+     *         proxy cannot intercept it (private, final, static), or it returns a future, a stage or a
+     *         reactive stream (its work would outlive the lock)
      */
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
@@ -42,6 +45,12 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
                     + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC))
                     + " method cannot be intercepted by a Spring proxy and would run without the lock; make it "
                     + "public (or protected) and not final", null);
+        }
+        if (returnsBeforeItsWorkIsDone(method.getReturnType())) {
+            throw new LeaseholdConfigurationException("@Locked on " + LockNameExpression.describe(method), "it returns "
+                    + method.getReturnType().getSimpleName() + ", so it returns before its work is done and the lock "
+                    + "would be released too early; lock inside the work instead, e.g. with DistributedLock.callAsync",
+                    null);
         }
         LockNameExpression name = LockNameExpression.parse(method,
                 resolve(where.formatted("name"), locked.name(), placeholders), where.formatted("name"));
@@ -60,6 +69,28 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
             throw new LeaseholdConfigurationException(where.formatted("ttl"), refused.getMessage(), refused);
         }
         return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, "@Locked on " + LockNameExpression.describe(method)));
+    }
+
+    /** A future, a stage or a reactive stream: work that goes on after the method returned. */
+    private static boolean returnsBeforeItsWorkIsDone(Class<?> type) {
+        return Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
+                || isA(type, "org.reactivestreams.Publisher");
+    }
+
+    /** Whether {@code type} is or extends the type of that name, which need not be on the classpath. */
+    private static boolean isA(Class<?> type, String name) {
+        if (type == null) {
+            return false;
+        }
+        if (type.getName().equals(name)) {
+            return true;
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            if (isA(implemented, name)) {
+                return true;
+            }
+        }
+        return isA(type.getSuperclass(), name);
     }
 
     /** The attribute with its {@code ${...}} placeholders resolved; an unresolved one is an error. */

@@ -116,7 +116,8 @@ class BadConfigurationTest {
 
     @Test
     void aMalformedLockedAttributeFailsTheBeanNamingMethodAndAttribute() {
-        ApplicationContextRunner live = runner.withPropertyValues("leasehold.redis.uri=" + server.uri());
+        ApplicationContextRunner live = runner.withPropertyValues(
+                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
         live.withBean(BadWait.class).run(context -> assertThat(failure(context))
                 .returns("@Locked(waitFor) on BadWait.run(long)", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("\"5 seconds\" is not a duration"));
@@ -138,6 +139,12 @@ class BadConfigurationTest {
         live.withBean(FinalMethod.class).run(context -> assertThat(failure(context))
                 .returns("@Locked on FinalMethod.run()", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("final method cannot be intercepted"));
+        live.withBean(AsyncResult.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on AsyncResult.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("CompletableFuture"));
+        live.withBean(Reactive.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on Reactive.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("Mono"));
         live.withBean(UnresolvedPlaceholder.class).run(context -> assertThat(failure(context))
                 .returns("@Locked(waitFor) on UnresolvedPlaceholder.run()", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("orders.lock-wait"));
@@ -208,6 +215,20 @@ class BadConfigurationTest {
     public static class FinalMethod {
         @Locked(name = "'x'")
         public final void run() {
+        }
+    }
+
+    public static class AsyncResult {
+        @Locked(name = "'x'")
+        public java.util.concurrent.CompletableFuture<String> run() {
+            return java.util.concurrent.CompletableFuture.completedFuture("done");
+        }
+    }
+
+    public static class Reactive {
+        @Locked(name = "'x'")
+        public reactor.core.publisher.Mono<String> run() {
+            return reactor.core.publisher.Mono.just("done");
         }
     }
 
