@@ -11,6 +11,7 @@ public class LeaseholdConfigurationException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     private final String setting;
+    private final String problem;
 
     /**
      * @param setting the property ({@code leasehold.redis.uri}) or annotation attribute
@@ -21,10 +22,16 @@ public class LeaseholdConfigurationException extends IllegalStateException {
     public LeaseholdConfigurationException(String setting, String problem, Throwable cause) {
         super(setting + ": " + problem, cause);
         this.setting = setting;
+        this.problem = problem;
     }
 
     /** The property or annotation attribute at fault, as the message names it. */
     public String setting() {
         return setting;
+    }
+
+    /** What is wrong with it and what to do: the message without the setting. */
+    public String problem() {
+        return problem;
     }
 }

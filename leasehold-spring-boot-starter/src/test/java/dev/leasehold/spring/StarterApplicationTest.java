@@ -5,6 +5,7 @@ import dev.leasehold.LockClient;
 import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -12,12 +13,15 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.health.registry.HealthContributorRegistry;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A Spring Boot application as a user writes it: the starter on the classpath, auto-configuration
@@ -25,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code @Locked} method and the health contributor {@code leasehold}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(OutputCaptureExtension.class)
 class StarterApplicationTest {
 
     @Test
@@ -40,6 +45,16 @@ class StarterApplicationTest {
                     .getContributor("leasehold");
             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
         }
+    }
+
+    @Test
+    void aBadConfigurationStopsTheApplicationWithBootsFailureReportNamingTheProperty(CapturedOutput output) {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+                .properties("spring.data.redis.url=localhost:6379");
+        assertThatThrownBy(app::run).hasRootCauseInstanceOf(LeaseholdConfigurationException.class);
+        assertThat(output.getAll()).contains("APPLICATION FAILED TO START")
+                .contains("Leasehold cannot start with spring.data.redis.url: must start with redis://")
+                .contains("Correct spring.data.redis.url");
     }
 
     @SpringBootConfiguration
