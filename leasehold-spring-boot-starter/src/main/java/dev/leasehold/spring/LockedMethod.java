@@ -39,19 +39,8 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
         String where = "@Locked(%s) on " + LockNameExpression.describe(method);
-        int modifiers = method.getModifiers();
-        if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
-            throw new LeaseholdConfigurationException("@Locked on " + LockNameExpression.describe(method), "a "
-                    + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC))
-                    + " method cannot be intercepted by a Spring proxy and would run without the lock; make it "
-                    + "public (or protected) and not final", null);
-        }
-        if (returnsBeforeItsWorkIsDone(method.getReturnType())) {
-            throw new LeaseholdConfigurationException("@Locked on " + LockNameExpression.describe(method), "it returns "
-                    + method.getReturnType().getSimpleName() + ", so it returns before its work is done and the lock "
-                    + "would be released too early; lock inside the work instead, e.g. with DistributedLock.callAsync",
-                    null);
-        }
+        String onMethod = "@Locked on " + LockNameExpression.describe(method);
+        requireInterceptable(method, onMethod);
         LockNameExpression name = LockNameExpression.parse(method,
                 resolve(where.formatted("name"), locked.name(), placeholders), where.formatted("name"));
         Duration waitFor = duration(where.formatted("waitFor"),
@@ -68,7 +57,23 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
         } catch (IllegalArgumentException refused) {
             throw new LeaseholdConfigurationException(where.formatted("ttl"), refused.getMessage(), refused);
         }
-        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, "@Locked on " + LockNameExpression.describe(method)));
+        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, onMethod));
+    }
+
+    /** Refuses a method the lock could not be held around: one a proxy cannot intercept, or asynchronous work. */
+    private static void requireInterceptable(Method method, String onMethod) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
+            throw new LeaseholdConfigurationException(onMethod, "a "
+                    + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC))
+                    + " method cannot be intercepted by a Spring proxy and would run without the lock; make it "
+                    + "public (or protected) and not final", null);
+        }
+        if (returnsBeforeItsWorkIsDone(method.getReturnType())) {
+            throw new LeaseholdConfigurationException(onMethod, "it returns " + method.getReturnType().getSimpleName()
+                    + ", so it returns before its work is done and the lock would be released too early; lock inside "
+                    + "the work instead, e.g. with DistributedLock.callAsync", null);
+        }
     }
 
     /** A future, a stage or a reactive stream: work that goes on after the method returned. */

@@ -65,6 +65,7 @@ class LeaseholdAutoConfigurationTest {
             assertThat(locks.describe()).isEqualTo(server.uri() + "/2");
             try (Lease lease = locks.lock("auto:url").acquire(Duration.ZERO)) {
                 assertThat((String) server.command("INFO", "keyspace")).contains("db2:keys=");
+                assertThat(lease.lockName()).isEqualTo("auto:url");
             }
         });
     }
@@ -91,6 +92,7 @@ class LeaseholdAutoConfigurationTest {
                     "spring.data.redis.username=app", "spring.data.redis.password=s3cret-pw").run(context -> {
                 try (Lease lease = context.getBean(LockClient.class).lock("auto:acl").acquire(Duration.ZERO)) {
                     assertThat((Long) acl.command("EXISTS", "auto:acl")).isEqualTo(1L);
+                    assertThat(lease.isValid()).isTrue();
                 }
             });
         }
@@ -107,6 +109,7 @@ class LeaseholdAutoConfigurationTest {
                         assertThat(locks.describe()).startsWith("rediss://");
                         try (Lease lease = locks.lock("auto:tls").acquire(Duration.ZERO)) {
                             assertThat((Long) secure.command("EXISTS", "auto:tls")).isEqualTo(1L);
+                            assertThat(lease.isValid()).isTrue();
                         }
                     });
             runner.withPropertyValues("leasehold.redis.uri=" + secure.uri(),
