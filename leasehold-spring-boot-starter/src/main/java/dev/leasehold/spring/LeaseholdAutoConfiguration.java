@@ -1,0 +1,54 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.LockClient;
+import dev.leasehold.redis.RedisLockClient;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * Leasehold for a Spring Boot application: a {@link LockClient} bean on the Redis server named by
+ * {@code leasehold.redis.uri} or {@code spring.data.redis.*} (unless the application defines its
+ * own {@code LockClient}), closed when the context closes, and {@link Locked} methods.
+ *
+ * <p>The client connects when the context starts: a missing, malformed or unreachable server fails
+ * the startup with a {@link LeaseholdConfigurationException} that names the property.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(LeaseholdProperties.class)
+public class LeaseholdAutoConfiguration {
+
+    /**
+     * The lock client. Its type is {@link RedisLockClient}, so it can also be injected as one (for
+     * {@code inspect}, {@code list}, {@code breakLock}).
+     *
+     * @throws LeaseholdConfigurationException naming the property when no server is configured, a
+     *         setting is malformed or out of range, or the server cannot be reached
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(LockClient.class)
+    public RedisLockClient leaseholdLockClient(LeaseholdProperties properties, Environment environment,
+                                               ObjectProvider<RedisLocksBuilderCustomizer> customizers) {
+        RedisPropertiesMapper.Mapping mapping = RedisPropertiesMapper.map(properties.getRedis(),
+                SpringDataRedisProperties.bind(environment));
+        customizers.orderedStream().forEach(customizer -> customizer.customize(mapping.builder()));
+        return mapping.connect();
+    }
+
+    /**
+     * Proxies the beans with {@link Locked} methods. Static, as a post-processor must be, and bound
+     * to {@code leasehold.locked.*} directly, since it exists before the properties beans do.
+     */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public static LockedBeanPostProcessor leaseholdLockedBeanPostProcessor(Environment environment) {
+        return new LockedBeanPostProcessor(Binder.get(environment)
+                .bindOrCreate("leasehold.locked", LeaseholdProperties.Locked.class));
+    }
+}

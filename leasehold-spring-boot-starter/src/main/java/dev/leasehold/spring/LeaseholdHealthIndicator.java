@@ -1,0 +1,38 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.redis.RedisLockClient;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+import java.time.Duration;
+
+/**
+ * Health of the lock backend, for Spring Boot Actuator ({@code /actuator/health/leasehold}): UP when
+ * a real round trip to the Redis server succeeds, DOWN with the error otherwise. The probe is the
+ * read-only script of {@link RedisLockClient#inspect(String)} on the lock name
+ * {@value #PROBE_NAME} (under the client's key prefix), so it also shows that the credentials may
+ * run Leasehold's scripts. It writes nothing. Details: the server (without credentials), the probe's
+ * round-trip time, and the leases this client holds.
+ */
+public class LeaseholdHealthIndicator extends AbstractHealthIndicator {
+
+    /** The lock name the probe reads. */
+    public static final String PROBE_NAME = "leasehold:health";
+
+    private final RedisLockClient client;
+
+    public LeaseholdHealthIndicator(RedisLockClient client) {
+        super("Leasehold's Redis health check failed");
+        this.client = client;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        builder.withDetail("server", client.describe());
+        long start = System.nanoTime();
+        client.inspect(PROBE_NAME);
+        builder.up()
+                .withDetail("roundTrip", Duration.ofNanos(System.nanoTime() - start).toString())
+                .withDetail("heldLeases", client.heldLeases());
+    }
+}

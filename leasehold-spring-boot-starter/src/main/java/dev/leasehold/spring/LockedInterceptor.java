@@ -1,0 +1,65 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockClient;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Runs a {@link Locked} method under its lock, through
+ * {@link dev.leasehold.DistributedLock#call(java.time.Duration, java.util.concurrent.Callable)}: so
+ * {@link Lease#current()} is bound while the method runs, the thread is interrupted if the lease is
+ * lost, and every exception (the lock's and the method's) surfaces unchanged.
+ */
+final class LockedInterceptor implements MethodInterceptor {
+
+    private final LockedMethods methods;
+    private final Supplier<LockClient> client;
+    private final BeanFactory beanFactory;
+
+    /**
+     * @param client the application's lock client, looked up at the first call (not when the
+     *               proxies are made, which would connect before the application's beans exist)
+     */
+    LockedInterceptor(LockedMethods methods, Supplier<LockClient> client, BeanFactory beanFactory) {
+        this.methods = methods;
+        this.client = client;
+        this.beanFactory = beanFactory;
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Optional<LockedMethod> found = methods.forCall(invocation.getMethod(),
+                target == null ? null : AopUtils.getTargetClass(target));
+        if (found.isEmpty()) {
+            return invocation.proceed();
+        }
+        LockedMethod locked = found.get();
+        Object[] args = invocation.getArguments();
+        String name = locked.name().evaluate(target, args, beanFactory);
+        return locked.kind().on(client.get(), name, locked.options()).call(locked.waitFor(), () -> {
+            if (locked.leaseIndex() >= 0) {
+                args[locked.leaseIndex()] = Lease.current();
+            }
+            return proceed(invocation);
+        });
+    }
+
+    /** {@link MethodInvocation#proceed()} inside a {@code Callable}, which may throw only exceptions. */
+    private static Object proceed(MethodInvocation invocation) throws Exception {
+        try {
+            return invocation.proceed();
+        } catch (Exception | Error thrown) {
+            throw thrown;
+        } catch (Throwable other) {
+            throw new UndeclaredThrowableException(other);
+        }
+    }
+}

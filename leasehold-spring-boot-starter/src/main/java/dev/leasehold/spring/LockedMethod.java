@@ -1,0 +1,142 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseSource;
+import dev.leasehold.LockOptions;
+import org.springframework.boot.convert.DurationStyle;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
+
+/**
+ * One {@link Locked} method, its attributes parsed and checked: what the interceptor needs per
+ * call, computed once.
+ *
+ * @param method     the annotated method
+ * @param name       its lock name expression
+ * @param waitFor    how long a call waits for the lock
+ * @param options    how the lease is held
+ * @param kind       which lock
+ * @param leaseIndex the position of its {@link Lease} parameter, or -1
+ */
+record LockedMethod(Method method, LockNameExpression name, Duration waitFor, LockOptions options, LockKind kind,
+                    int leaseIndex) {
+
+    /**
+     * Parses and checks the annotation of {@code method}.
+     *
+     * @param placeholders resolves {@code ${...}} in the attributes
+     * @param defaults     {@code leasehold.locked.*}, for the attributes left empty
+     * @throws LeaseholdConfigurationException naming the method and the attribute when one is
+     *         malformed or out of range, the method has more than one {@code Lease} parameter, or a
+     *         proxy cannot intercept it (private, final, static), or it returns a future, a stage or a
+     *         reactive stream (its work would outlive the lock)
+     */
+    static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
+                           LeaseholdProperties.Locked defaults) {
+        String where = "@Locked(%s) on " + LockNameExpression.describe(method);
+        String onMethod = "@Locked on " + LockNameExpression.describe(method);
+        requireInterceptable(method, onMethod);
+        LockNameExpression name = LockNameExpression.parse(method,
+                resolve(where.formatted("name"), locked.name(), placeholders), where.formatted("name"));
+        Duration waitFor = duration(where.formatted("waitFor"),
+                resolve(where.formatted("waitFor"), locked.waitFor(), placeholders), defaults.getDefaultWait());
+        if (waitFor.isNegative() || waitFor.compareTo(LeaseSource.MAX_WAIT) > 0) {
+            throw new LeaseholdConfigurationException(where.formatted("waitFor"), "must be between 0 (try once) and "
+                    + LeaseSource.MAX_WAIT.toDays() + " days, was " + waitFor, null);
+        }
+        Duration ttl = duration(where.formatted("ttl"), resolve(where.formatted("ttl"), locked.ttl(), placeholders),
+                defaults.getDefaultTtl());
+        LockOptions options;
+        try {
+            options = LockOptions.watchdog(ttl);
+        } catch (IllegalArgumentException refused) {
+            throw new LeaseholdConfigurationException(where.formatted("ttl"), refused.getMessage(), refused);
+        }
+        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, onMethod));
+    }
+
+    /** Refuses a method the lock could not be held around: one a proxy cannot intercept, or asynchronous work. */
+    private static void requireInterceptable(Method method, String onMethod) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers) || Modifier.isStatic(modifiers)) {
+            throw new LeaseholdConfigurationException(onMethod, "a "
+                    + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC))
+                    + " method cannot be intercepted by a Spring proxy and would run without the lock; make it "
+                    + "public (or protected) and not final", null);
+        }
+        if (returnsBeforeItsWorkIsDone(method.getReturnType())) {
+            throw new LeaseholdConfigurationException(onMethod, "it returns " + method.getReturnType().getSimpleName()
+                    + ", so it returns before its work is done and the lock would be released too early; lock inside "
+                    + "the work instead, e.g. with DistributedLock.callAsync", null);
+        }
+    }
+
+    /** A future, a stage or a reactive stream: work that goes on after the method returned. */
+    private static boolean returnsBeforeItsWorkIsDone(Class<?> type) {
+        return Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
+                || isA(type, "org.reactivestreams.Publisher");
+    }
+
+    /** Whether {@code type} is or extends the type of that name, which need not be on the classpath. */
+    private static boolean isA(Class<?> type, String name) {
+        if (type == null) {
+            return false;
+        }
+        if (type.getName().equals(name)) {
+            return true;
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            if (isA(implemented, name)) {
+                return true;
+            }
+        }
+        return isA(type.getSuperclass(), name);
+    }
+
+    /** The attribute with its {@code ${...}} placeholders resolved; an unresolved one is an error. */
+    private static String resolve(String where, String text, UnaryOperator<String> placeholders) {
+        String resolved;
+        try {
+            resolved = placeholders.apply(text);
+        } catch (IllegalArgumentException unresolvable) {
+            throw new LeaseholdConfigurationException(where, unresolvable.getMessage(), unresolvable);
+        }
+        if (resolved != null && resolved.contains("${")) {
+            throw new LeaseholdConfigurationException(where, "\"" + text + "\" has a placeholder no property "
+                    + "resolves; set the property, or give a default: ${name:5s}", null);
+        }
+        return resolved;
+    }
+
+    private static Duration duration(String where, String text, Duration fallback) {
+        if (text == null || text.isBlank()) {
+            return fallback;
+        }
+        try {
+            return DurationStyle.detectAndParse(text.trim());
+        } catch (IllegalArgumentException malformed) {
+            throw new LeaseholdConfigurationException(where, "\"" + text + "\" is not a duration; write 500ms, 5s, "
+                    + "2m, 1h, 0 or ISO-8601 such as PT5S", malformed);
+        }
+    }
+
+    private static int leaseIndex(Method method, String where) {
+        int index = -1;
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == Lease.class) {
+                if (index >= 0) {
+                    throw new LeaseholdConfigurationException(where, "the method has two Lease parameters; the "
+                            + "lock fills in one", null);
+                }
+                index = i;
+            }
+        }
+        return index;
+    }
+}

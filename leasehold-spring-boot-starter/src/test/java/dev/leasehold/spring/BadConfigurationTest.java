@@ -1,0 +1,240 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.Lease;
+import dev.leasehold.launcher.FreePorts;
+import dev.leasehold.launcher.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each configuration that cannot work fails the startup, naming the property or the @Locked attribute. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BadConfigurationTest {
+
+    private static RedisServer server;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class));
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().aclUser("app", "right-password").start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void noServerConfigured() {
+        runner.run(context -> assertThat(failure(context))
+                .returns("leasehold.redis.uri", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("no Redis server is configured").hasMessageContaining("spring.data.redis.host"));
+    }
+
+    @Test
+    void anUnreachableServerAtStartup() {
+        int port = FreePorts.find();
+        runner.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + port,
+                "spring.data.redis.timeout=1s").run(context -> assertThat(failure(context))
+                .returns("spring.data.redis.host", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("could not connect").hasMessageContaining("127.0.0.1:" + port));
+        runner.withPropertyValues("leasehold.redis.uri=redis://127.0.0.1:" + port).run(context ->
+                assertThat(failure(context)).hasMessageStartingWith("leasehold.redis.uri: "));
+    }
+
+    @Test
+    void aRefusedPasswordIsNamedButNeverShown() {
+        runner.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
+                "spring.data.redis.username=app", "spring.data.redis.password=wrong-password").run(context -> {
+            LeaseholdConfigurationException failure = failure(context);
+            assertThat(failure).returns("spring.data.redis.host", LeaseholdConfigurationException::setting);
+            assertThat(context.getStartupFailure()).satisfies(all -> assertThat(stackText(all)).doesNotContain("wrong-password"));
+        });
+        runner.withPropertyValues("spring.data.redis.url=redis://app:wrong-password@" + server.host() + ":" + server.port())
+                .run(context -> assertThat(stackText(context.getStartupFailure())).doesNotContain("wrong-password")
+                        .contains("spring.data.redis.url"));
+    }
+
+    @Test
+    void malformedOrOutOfRangeProperties() {
+        runner.withPropertyValues("leasehold.redis.uri=http://localhost:6379").run(context -> assertThat(failure(context))
+                .returns("leasehold.redis.uri", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("redis://"));
+        runner.withPropertyValues("spring.data.redis.url=localhost:6379").run(context -> assertThat(failure(context))
+                .returns("spring.data.redis.url", LeaseholdConfigurationException::setting));
+        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.operation-timeout=10m")
+                .run(context -> assertThat(failure(context))
+                        .returns("leasehold.redis.operation-timeout", LeaseholdConfigurationException::setting)
+                        .hasMessageContaining("PT5M"));
+        runner.withPropertyValues("spring.data.redis.host=localhost", "spring.data.redis.port=70000")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.port", LeaseholdConfigurationException::setting));
+        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.key-prefix={x}")
+                .run(context -> assertThat(failure(context))
+                        .returns("leasehold.redis.key-prefix", LeaseholdConfigurationException::setting));
+    }
+
+    @Test
+    void aMalformedDurationPropertyIsNamedByTheBinder() {
+        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.operation-timeout=fast")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause().isNotNull()
+                        .satisfies(root -> assertThat(stackText(context.getStartupFailure()))
+                                .contains("leasehold.redis.operation-timeout")));
+        runner.withPropertyValues("spring.data.redis.host=localhost", "spring.data.redis.timeout=soon")
+                .run(context -> assertThat(findCause(context.getStartupFailure(), BindException.class))
+                        .hasMessageContaining("spring.data.redis.timeout"));
+        runner.withPropertyValues("leasehold.locked.default-wait=a while").run(context ->
+                assertThat(findCause(context.getStartupFailure(), BindException.class))
+                        .hasMessageContaining("leasehold.locked.default-wait"));
+    }
+
+    @Test
+    void sentinelAndClusterPropertiesAreRefusedRatherThanIgnored() {
+        runner.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
+                "spring.data.redis.sentinel.nodes=127.0.0.1:26379").run(context -> assertThat(failure(context))
+                .returns("spring.data.redis.sentinel.master", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("leasehold.redis.uri"));
+        runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000,127.0.0.1:7001")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.cluster.nodes", LeaseholdConfigurationException::setting));
+        runner.withPropertyValues("spring.data.redis.host=localhost", "spring.data.redis.ssl.bundle=corporate")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.ssl.bundle", LeaseholdConfigurationException::setting)
+                        .hasMessageContaining("leasehold.redis.trusted-certificate"));
+    }
+
+    @Test
+    void aMalformedLockedAttributeFailsTheBeanNamingMethodAndAttribute() {
+        ApplicationContextRunner live = runner.withPropertyValues(
+                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
+        live.withBean(BadWait.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(waitFor) on BadWait.run(long)", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("\"5 seconds\" is not a duration"));
+        live.withBean(NegativeWait.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(waitFor) on NegativeWait.run()", LeaseholdConfigurationException::setting));
+        live.withBean(BadTtl.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(ttl) on BadTtl.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("ttl"));
+        live.withBean(BadSpel.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(name) on BadSpel.run(long)", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("not a valid SpEL expression"));
+        live.withBean(UnknownVariable.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(name) on UnknownVariable.run(long)", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("#orderId").hasMessageContaining("id"));
+        live.withBean(EmptyName.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(name) on EmptyName.run()", LeaseholdConfigurationException::setting));
+        live.withBean(TwoLeases.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on TwoLeases.run(Lease, Lease)", LeaseholdConfigurationException::setting));
+        live.withBean(FinalMethod.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on FinalMethod.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("final method cannot be intercepted"));
+        live.withBean(AsyncResult.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on AsyncResult.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("CompletableFuture"));
+        live.withBean(Reactive.class).run(context -> assertThat(failure(context))
+                .returns("@Locked on Reactive.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("Mono"));
+        live.withBean(UnresolvedPlaceholder.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(waitFor) on UnresolvedPlaceholder.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("orders.lock-wait"));
+    }
+
+    private static LeaseholdConfigurationException failure(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        return findCause(context.getStartupFailure(), LeaseholdConfigurationException.class);
+    }
+
+    private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " in " + stackText(failure));
+    }
+
+    private static String stackText(Throwable failure) {
+        java.io.StringWriter text = new java.io.StringWriter();
+        failure.printStackTrace(new java.io.PrintWriter(text));
+        return text.toString();
+    }
+
+    public static class BadWait {
+        @Locked(name = "'x:' + #id", waitFor = "5 seconds")
+        public void run(long id) {
+        }
+    }
+
+    public static class NegativeWait {
+        @Locked(name = "'x'", waitFor = "-1s")
+        public void run() {
+        }
+    }
+
+    public static class BadTtl {
+        @Locked(name = "'x'", ttl = "1ms")
+        public void run() {
+        }
+    }
+
+    public static class BadSpel {
+        @Locked(name = "'order:' + ", waitFor = "1s")
+        public void run(long id) {
+        }
+    }
+
+    public static class UnknownVariable {
+        @Locked(name = "'order:' + #orderId")
+        public void run(long id) {
+        }
+    }
+
+    public static class EmptyName {
+        @Locked(name = " ")
+        public void run() {
+        }
+    }
+
+    public static class TwoLeases {
+        @Locked(name = "'x'")
+        public void run(Lease first, Lease second) {
+        }
+    }
+
+    public static class FinalMethod {
+        @Locked(name = "'x'")
+        public final void run() {
+        }
+    }
+
+    public static class AsyncResult {
+        @Locked(name = "'x'")
+        public java.util.concurrent.CompletableFuture<String> run() {
+            return java.util.concurrent.CompletableFuture.completedFuture("done");
+        }
+    }
+
+    public static class Reactive {
+        @Locked(name = "'x'")
+        public reactor.core.publisher.Mono<String> run() {
+            return reactor.core.publisher.Mono.just("done");
+        }
+    }
+
+    public static class UnresolvedPlaceholder {
+        @Locked(name = "'x'", waitFor = "${orders.lock-wait}")
+        public void run() {
+        }
+    }
+}
