@@ -4,11 +4,14 @@ import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
@@ -50,5 +53,20 @@ public class LeaseholdAutoConfiguration {
     public static LockedBeanPostProcessor leaseholdLockedBeanPostProcessor(Environment environment) {
         return new LockedBeanPostProcessor(Binder.get(environment)
                 .bindOrCreate("leasehold.locked", LeaseholdProperties.Locked.class));
+    }
+
+    /**
+     * Reports the client's meters ({@code leasehold.*}, README "Meters") to the application's
+     * {@link MeterRegistry} when there is exactly one; nested so that an application without
+     * Micrometer never loads this class.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static class Meters {
+
+        @Bean
+        RedisLocksBuilderCustomizer leaseholdMeterRegistry(ObjectProvider<MeterRegistry> registry) {
+            return builder -> registry.ifUnique(builder::meterRegistry);
+        }
     }
 }

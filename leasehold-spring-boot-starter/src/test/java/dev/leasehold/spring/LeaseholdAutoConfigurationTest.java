@@ -7,6 +7,8 @@ import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.launcher.TlsMaterial;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -154,6 +156,21 @@ class LeaseholdAutoConfigurationTest {
         assertThat((Long) server.command("EXISTS", "auto:closed")).as("close() deleted the held lease's key").isZero();
         assertThatThrownBy(() -> seen[0].lock("auto:closed").acquire(Duration.ZERO))
                 .isInstanceOf(LockClientClosedException.class);
+    }
+
+    @Test
+    void theMetersGoToTheApplicationsRegistry() {
+        runner.withPropertyValues("leasehold.redis.uri=" + server.uri())
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find("leasehold.acquire.wait").timers()).isEmpty();
+                    try (Lease lease = context.getBean(LockClient.class).lock("auto:meters").acquire(Duration.ZERO)) {
+                        assertThat(registry.get("leasehold.leases.active").gauge().value()).isEqualTo(1.0);
+                    }
+                    assertThat(registry.get("leasehold.acquire.wait").tags("kind", "lock", "outcome", "acquired")
+                            .timer().count()).isEqualTo(1);
+                    assertThat(registry.get("leasehold.lease.held").timer().count()).isEqualTo(1);
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
