@@ -21,7 +21,7 @@ final class ConnectionFenceGuard implements FenceGuard {
         try {
             guard.admit(connection, resource, token);
         } catch (SQLException e) {
-            throw new FenceTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
+            throw new JdbcTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
         }
         return write.run();
     }
@@ -31,7 +31,7 @@ final class ConnectionFenceGuard implements FenceGuard {
         try {
             return guard.highestAdmitted(connection, resource);
         } catch (SQLException e) {
-            throw new FenceTableException("reading table " + guard.table() + " failed: " + e.getMessage(), e);
+            throw new JdbcTableException("reading table " + guard.table() + " failed: " + e.getMessage(), e);
         }
     }
 }

@@ -120,7 +120,7 @@ public final class JdbcFenceGuard {
      * Creates the fence table unless it exists, then checks that it has the expected columns.
      * Runs in {@code connection}'s current mode: in a transaction, the caller commits.
      *
-     * @throws FenceTableException if a table of that name exists with another shape
+     * @throws JdbcTableException if a table of that name exists with another shape
      * @throws SQLException from the driver, e.g. a read-only database or no CREATE privilege
      */
     public void createTableIfMissing(Connection connection) throws SQLException {
@@ -136,7 +136,7 @@ public final class JdbcFenceGuard {
      * This guard bound to {@code connection}'s open transaction, as the core {@link FenceGuard}: its
      * {@code admit(resource, token, write)} admits the token, then runs {@code write} (which should
      * use the same connection); the caller still commits or rolls back. A driver error surfaces as
-     * {@link FenceTableException}, since {@link FenceGuard} allows no checked exception.
+     * {@link JdbcTableException}, since {@link FenceGuard} allows no checked exception.
      */
     public FenceGuard on(Connection connection) {
         return new ConnectionFenceGuard(this, connection);

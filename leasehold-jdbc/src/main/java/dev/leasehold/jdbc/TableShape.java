@@ -28,14 +28,14 @@ final class TableShape {
     /**
      * @param table {@code table} or {@code schema.table}, already validated
      * @param key the column that must be the primary key (alone)
-     * @throws FenceTableException naming the table, what it has and what is expected
+     * @throws JdbcTableException naming the table, what it has and what is expected
      */
     static void require(Connection connection, String table, List<Column> expected, String key) throws SQLException {
         List<Column> actual = columns(connection, table);
         String primaryKey = primaryKey(connection, table);
         boolean columnsFit = expected.stream().allMatch(actual::contains);
         if (!columnsFit || !key.equals(primaryKey)) {
-            throw new FenceTableException("table " + table + " exists with columns " + actual + " and primary key ("
+            throw new JdbcTableException("table " + table + " exists with columns " + actual + " and primary key ("
                     + primaryKey + "), but Leasehold needs at least " + expected + " with primary key (" + key
                     + "): drop or rename it, or configure another table name");
         }

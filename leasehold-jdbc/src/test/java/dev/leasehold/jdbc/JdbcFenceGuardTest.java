@@ -146,7 +146,7 @@ class JdbcFenceGuardTest {
         TestDatabase.execute(server, "CREATE TABLE wrong_fence (resource text, token text)");
         try (Connection connection = connect()) {
             assertThatThrownBy(() -> new JdbcFenceGuard("wrong_fence").createTableIfMissing(connection))
-                    .isInstanceOf(FenceTableException.class)
+                    .isInstanceOf(JdbcTableException.class)
                     .hasMessageContaining("wrong_fence").hasMessageContaining("token text").hasMessageContaining("token bigint");
         }
     }

@@ -7,15 +7,15 @@ import dev.leasehold.LeaseholdException;
  * or, through an API that allows no {@link java.sql.SQLException}, the database refused a statement
  * on it (the cause says why).
  */
-public class FenceTableException extends LeaseholdException {
+public class JdbcTableException extends LeaseholdException {
 
     private static final long serialVersionUID = 1L;
 
-    public FenceTableException(String message) {
+    public JdbcTableException(String message) {
         super(message);
     }
 
-    public FenceTableException(String message, Throwable cause) {
+    public JdbcTableException(String message, Throwable cause) {
         super(message, cause);
     }
 }
