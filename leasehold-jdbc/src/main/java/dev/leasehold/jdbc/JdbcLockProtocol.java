@@ -1,5 +1,6 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One lock kind of the PostgreSQL backend as the engine's {@link LockProtocol}: each call borrows a
@@ -31,6 +33,8 @@ final class JdbcLockProtocol implements LockProtocol {
     private interface Work<T> {
         T run(Connection connection) throws SQLException;
     }
+
+    private static final int CONNECTION_ATTEMPTS = 3;
 
     private final Backend backend;
     private final LeaseKind kind;
@@ -120,19 +124,41 @@ final class JdbcLockProtocol implements LockProtocol {
         return backend.listener().subscribe(name);
     }
 
+    /**
+     * Runs {@code work} on a pooled connection on the executor. A connection the database closed
+     * (terminated backend, restart) is found out only when used, and a pool may hold several; so
+     * the work is retried on a fresh connection, up to {@value #CONNECTION_ATTEMPTS} times in all.
+     * Every call is idempotent for its holder (an acquire finds its own row), so a retry after a
+     * commit whose reply was lost is harmless.
+     */
     private <T> CompletableFuture<T> call(String operation, Work<T> work) {
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
             backend.executor().execute(() -> {
-                try (Connection connection = backend.dataSource().getConnection()) {
-                    result.complete(work.run(connection));
-                } catch (SQLException | RuntimeException e) {
-                    result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
+                for (int attempt = 1; ; attempt++) {
+                    try (Connection connection = backend.dataSource().getConnection()) {
+                        result.complete(work.run(connection));
+                        return;
+                    } catch (SQLException e) {
+                        if (attempt == CONNECTION_ATTEMPTS || !isClosedConnection(e) || result.isDone()) {
+                            result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
+                            return;
+                        }
+                    } catch (RuntimeException e) {
+                        result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
+                        return;
+                    }
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            result.completeExceptionally(new dev.leasehold.LockClientClosedException(backend.database()));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new LockClientClosedException(backend.database()));
         }
         return result;
+    }
+
+    /** SQLSTATE class 08 (connection exception) or 57P01 (the backend was terminated). */
+    private static boolean isClosedConnection(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("57P01"));
     }
 }
