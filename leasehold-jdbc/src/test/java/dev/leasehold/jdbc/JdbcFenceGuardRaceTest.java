@@ -1,6 +1,5 @@
 package dev.leasehold.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.launcher.PostgresServer;
@@ -41,22 +40,19 @@ class JdbcFenceGuardRaceTest {
     private static final int THREADS = 32;
     private static final int TOKENS = 1_200;
 
+    private static final JdbcFenceGuard GUARD = new JdbcFenceGuard("race_fence");
+
     private static PostgresServer server;
     private static HikariDataSource pool;
 
     @BeforeAll
     static void start() throws SQLException {
-        server = PostgresServer.start();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(server.jdbcUrl());
-        config.setUsername(server.user());
-        config.setPassword(server.password());
-        config.setMaximumPoolSize(THREADS);
-        pool = new HikariDataSource(config);
+        server = SharedDatabase.server();
+        pool = SharedDatabase.pool(server, THREADS);
         TestDatabase.execute(server, "CREATE TABLE counter (id int PRIMARY KEY, value bigint NOT NULL);"
                 + "CREATE TABLE counter_log (seq bigserial PRIMARY KEY, token bigint NOT NULL)");
         try (Connection connection = pool.getConnection()) {
-            new JdbcFenceGuard().createTableIfMissing(connection);
+            GUARD.createTableIfMissing(connection);
         }
     }
 
@@ -65,15 +61,12 @@ class JdbcFenceGuardRaceTest {
         if (pool != null) {
             pool.close();
         }
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
     void racingWritersWithTokensOutOfOrderNeverCommitALowerTokenAfterAHigherOne() throws Exception {
         reset(1);
-        JdbcFenceGuard guard = new JdbcFenceGuard();
+        JdbcFenceGuard guard = GUARD;
         History history = new History();
         race(token -> {
             try (Connection connection = pool.getConnection()) {
@@ -162,7 +155,7 @@ class JdbcFenceGuardRaceTest {
     }
 
     private static void reset(int id) throws SQLException {
-        TestDatabase.execute(server, "TRUNCATE counter_log; DELETE FROM counter; DELETE FROM leasehold_fence; "
+        TestDatabase.execute(server, "TRUNCATE counter_log; DELETE FROM counter; DELETE FROM race_fence; "
                 + "INSERT INTO counter VALUES (" + id + ", 0)");
     }
 

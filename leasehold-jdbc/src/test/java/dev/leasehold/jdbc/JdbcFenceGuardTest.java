@@ -3,7 +3,6 @@ package dev.leasehold.jdbc;
 import dev.leasehold.FenceGuard;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.launcher.PostgresServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,17 +27,12 @@ class JdbcFenceGuardTest {
 
     @BeforeAll
     static void start() throws SQLException {
-        server = PostgresServer.start();
+        server = SharedDatabase.server();
         TestDatabase.execute(server, "CREATE TABLE orders (id text PRIMARY KEY, status text)");
         try (Connection connection = connect()) {
             GUARD.createTableIfMissing(connection);
             GUARD.createTableIfMissing(connection); // idempotent
         }
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
     }
 
     @Test
@@ -153,10 +147,10 @@ class JdbcFenceGuardTest {
 
     @Test
     void aReadOnlyDatabaseFailsTableCreationWithTheDriversError() throws SQLException {
-        TestDatabase.execute(server, "CREATE DATABASE readonly");
-        TestDatabase.execute(server, "ALTER DATABASE readonly SET default_transaction_read_only = on");
+        TestDatabase.execute(server, "CREATE DATABASE guard_readonly");
+        TestDatabase.execute(server, "ALTER DATABASE guard_readonly SET default_transaction_read_only = on");
         var source = TestDatabase.dataSource(server);
-        source.setDatabaseName("readonly");
+        source.setDatabaseName("guard_readonly");
         try (Connection connection = source.getConnection()) {
             assertThatThrownBy(() -> GUARD.createTableIfMissing(connection))
                     .isInstanceOf(SQLException.class).hasMessageContaining("read-only");

@@ -8,6 +8,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.launcher.PostgresServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -77,7 +78,9 @@ class JdbcLocksTest {
         }
     }
 
+    /** A fault scenario (a server killed and restarted, about 10 s): in the {@code faults} profile. */
     @Test
+    @Tag("faults")
     void aDatabaseRestartedMidHoldLosesTheLeaseByItsDeadlineAndGrantsNothingTwice() throws Exception {
         try (PostgresServer server = PostgresServer.start();
              HikariDataSource pool = SharedDatabase.pool(server, 6);

@@ -25,7 +25,9 @@ class PostgresServerTest {
             TestDatabase.execute(server, "CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)");
             assertThat(treeSize(server)).isGreaterThan(1); // postmaster and its background workers
 
-            try (Connection connection = TestDatabase.dataSource(server).getConnection()) {
+            var quick = TestDatabase.dataSource(server);
+            quick.setSocketTimeout(1);
+            try (Connection connection = quick.getConnection()) {
                 server.pause();
                 assertThatThrownBy(() -> selectOne(connection)).isInstanceOf(SQLException.class); // socket timeout: no answer
                 server.resume();

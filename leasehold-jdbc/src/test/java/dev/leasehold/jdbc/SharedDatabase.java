@@ -46,6 +46,7 @@ final class SharedDatabase {
         config.setUsername(server.user());
         config.setPassword(server.password());
         config.setMaximumPoolSize(size);
+        config.setMinimumIdle(Math.min(size, 4));
         config.setConnectionTimeout(5_000);
         config.addDataSourceProperty("socketTimeout", "5");
         config.addDataSourceProperty("connectTimeout", "5");
