@@ -34,7 +34,8 @@ final class JdbcLockProtocol implements LockProtocol {
         T run(Connection connection) throws SQLException;
     }
 
-    private static final int CONNECTION_ATTEMPTS = 3;
+    /** A pool may hold this many connections the database has closed; each is found out on use. */
+    private static final int CONNECTION_ATTEMPTS = 16;
 
     private final Backend backend;
     private final LeaseKind kind;
@@ -127,7 +128,8 @@ final class JdbcLockProtocol implements LockProtocol {
     /**
      * Runs {@code work} on a pooled connection on the executor. A connection the database closed
      * (terminated backend, restart) is found out only when used, and a pool may hold several; so
-     * the work is retried on a fresh connection, up to {@value #CONNECTION_ATTEMPTS} times in all.
+     * the work is retried on another connection, up to {@value #CONNECTION_ATTEMPTS} times in all,
+     * while the error says the connection broke (a database that cannot be reached at all fails at once).
      * Every call is idempotent for its holder (an acquire finds its own row), so a retry after a
      * commit whose reply was lost is harmless.
      */
@@ -156,9 +158,9 @@ final class JdbcLockProtocol implements LockProtocol {
         return result;
     }
 
-    /** SQLSTATE class 08 (connection exception) or 57P01 (the backend was terminated). */
+    /** SQLSTATE 08003 (no connection), 08006 (connection failure) or 57P01 (the backend was terminated). */
     private static boolean isClosedConnection(SQLException e) {
         String state = e.getSQLState();
-        return state != null && (state.startsWith("08") || state.equals("57P01"));
+        return "08003".equals(state) || "08006".equals(state) || "57P01".equals(state);
     }
 }
