@@ -28,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JdbcLocksTest {
 
+    private static final String KILLED_POOL = "leasehold-killed-pool";
+
     @Test
     void readersShareWritersExcludeAndAWaitingWriterKeepsNewReadersOut() throws Exception {
         try (JdbcLockClient a = JdbcLocks.create(SharedDatabase.pool());
@@ -60,7 +62,7 @@ class JdbcLocksTest {
     @Test
     void killedPooledConnectionsCostNoLeaseAndWaitersAreStillWoken() throws Exception {
         PostgresServer server = SharedDatabase.server();
-        try (HikariDataSource pool = SharedDatabase.pool(server, 4);
+        try (HikariDataSource pool = SharedDatabase.pool(server, 4, KILLED_POOL);
              JdbcLockClient locks = JdbcLocks.create(pool)) {
             Lease lease = locks.lock("killed:held", LockOptions.watchdog(Duration.ofSeconds(1))).acquire(Duration.ofSeconds(5));
             terminateOtherBackends(server);
@@ -170,11 +172,12 @@ class JdbcLocksTest {
         }
     }
 
+    /** Every connection of the test's own pool (the LISTEN connection included), not the shared pool's. */
     private static void terminateOtherBackends(PostgresServer server) throws SQLException {
         try (Connection connection = TestDatabase.dataSource(server).getConnection();
              Statement statement = connection.createStatement();
              ResultSet killed = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                     + "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'")) {
+                     + "WHERE application_name = '" + KILLED_POOL + "'")) {
             killed.next();
             assertThat(killed.getInt(1)).isPositive();
         }

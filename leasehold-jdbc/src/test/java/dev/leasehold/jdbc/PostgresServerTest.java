@@ -42,6 +42,7 @@ class PostgresServerTest {
             server.restart();
             assertThat(selectKept(server)).isEqualTo(7); // the data survived the crash
             try (Connection open = TestDatabase.dataSource(server).getConnection()) {
+                assertThat(open.isValid(1)).isTrue();
                 server.pause();
                 processes = tree(server); // a frozen backend too
                 assertThat(processes.size()).isGreaterThan(2);

@@ -41,6 +41,11 @@ final class SharedDatabase {
 
     /** A HikariCP pool on {@code server} whose connections give up after 5 s of silence. */
     static HikariDataSource pool(PostgresServer server, int size) {
+        return pool(server, size, "leasehold-tests");
+    }
+
+    /** {@link #pool(PostgresServer, int)} whose connections show {@code applicationName} in {@code pg_stat_activity}. */
+    static HikariDataSource pool(PostgresServer server, int size, String applicationName) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(server.jdbcUrl());
         config.setUsername(server.user());
@@ -50,6 +55,7 @@ final class SharedDatabase {
         config.setConnectionTimeout(5_000);
         config.addDataSourceProperty("socketTimeout", "5");
         config.addDataSourceProperty("connectTimeout", "5");
+        config.addDataSourceProperty("ApplicationName", applicationName);
         return new HikariDataSource(config);
     }
 
