@@ -1,0 +1,72 @@
+package dev.leasehold.bench;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.Lease;
+import dev.leasehold.LockClient;
+import dev.leasehold.jdbc.JdbcFenceGuard;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.time.Duration;
+
+/**
+ * (a) A Leasehold lock (Redis) around a read-modify-write of the PostgreSQL row, with the lease's
+ * token admitted by {@link JdbcFenceGuard} in the same transaction: the pattern the README teaches.
+ */
+final class LockedStock implements StockStrategy {
+
+    private final LockClient locks;
+    private final DistributedLock lock;
+    private final DataSource dataSource;
+    private final JdbcFenceGuard guard = new JdbcFenceGuard();
+
+    LockedStock(LockClient locks, DataSource dataSource) throws Exception {
+        this.locks = locks;
+        this.lock = locks.lock("bench:stock:1");
+        this.dataSource = dataSource;
+        try (Connection connection = dataSource.getConnection()) {
+            guard.createTableIfMissing(connection);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "Leasehold lock + guarded read-modify-write";
+    }
+
+    @Override
+    public void reset(long units) throws Exception {
+        StockSql.reset(dataSource, units);
+    }
+
+    @Override
+    public boolean sell() throws Exception {
+        try (Lease lease = lock.acquire(Duration.ofSeconds(30)); Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                guard.admit(connection, "stock:1", lease.token());
+                long left = StockSql.read(connection, "SELECT units FROM stock WHERE id = 1");
+                if (left <= 0) {
+                    connection.rollback();
+                    return false;
+                }
+                StockSql.write(connection, left - 1);
+                connection.commit();
+                return true;
+            } catch (Exception e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public long left() throws Exception {
+        return StockSql.left(dataSource);
+    }
+
+    @Override
+    public void close() {
+        locks.close();
+    }
+}

@@ -1,0 +1,182 @@
+package dev.leasehold.jdbc;
+
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.spi.Args;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Locks in PostgreSQL, for applications that have a database and no Redis: the same
+ * {@link dev.leasehold.LockClient} API, leases as rows of a lease table.
+ *
+ * <pre>{@code
+ * try (JdbcLockClient locks = JdbcLocks.create(dataSource)) {   // e.g. a HikariDataSource
+ *     try (Lease lease = locks.lock("order:123").acquire(Duration.ofSeconds(5))) {
+ *         orders.update(id, change, lease.token());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>What it guarantees.</b> A lease is a row whose expiry is computed by the database
+ * ({@code clock_timestamp() + ttl}), never from the client's clock, so a client whose clock steps
+ * changes nothing. Every attempt on a name runs in one transaction under that name's transaction
+ * advisory lock, so two attempts never both grant. Tokens come from one database sequence, taken in
+ * the granting transaction: strictly increasing for every name and every kind. The engine renews
+ * held leases (batched, one transaction per renewal round) and marks a lease lost at its local
+ * deadline when renewals fail, e.g. while the database restarts; a lease's row outlives that local
+ * deadline on the database, so nothing is granted twice. No session state is used except the one
+ * {@code LISTEN} connection (see below), so connections may come from any pool.
+ *
+ * <p><b>Waiting.</b> A release announces itself with {@code NOTIFY} on the channel
+ * {@code <table>_released}; each client keeps one dedicated connection that {@code LISTEN}s and wakes
+ * its waiters. Lost notifications (that connection down, a lease that expired instead of being
+ * released) cost at most the engine's capped re-check interval.
+ *
+ * <p><b>The table</b> ({@value #DEFAULT_TABLE}, and the sequence {@code <table>_token}) is created on
+ * first use if missing, or by a DBA with the DDL in the README. Connections should have a socket
+ * timeout (pgjdbc's {@code socketTimeout}), so a call to a frozen database ends; the engine gives up
+ * on it after its operation timeout either way.
+ */
+public final class JdbcLocks {
+
+    /** The lease table's default name. */
+    public static final String DEFAULT_TABLE = "leasehold_lease";
+
+    private JdbcLocks() {
+    }
+
+    /**
+     * A client on {@code dataSource}, with the table {@value #DEFAULT_TABLE} and default settings.
+     *
+     * @throws IllegalArgumentException if {@code dataSource} is null
+     * @throws LockUnavailableException if the database cannot be reached, rejects the credentials or
+     *     is read-only (the message says which and what to do)
+     * @throws JdbcTableException if the table exists with another shape
+     */
+    public static JdbcLockClient create(DataSource dataSource) {
+        return builder(dataSource).build();
+    }
+
+    /**
+     * A builder for a client on {@code dataSource}.
+     *
+     * @throws IllegalArgumentException if {@code dataSource} is null
+     */
+    public static Builder builder(DataSource dataSource) {
+        if (dataSource == null) {
+            throw new IllegalArgumentException("dataSource must not be null");
+        }
+        return new Builder(dataSource);
+    }
+
+    /** Settings of a {@link JdbcLockClient}. */
+    public static final class Builder {
+
+        private final DataSource dataSource;
+        private String table = DEFAULT_TABLE;
+        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
+        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
+        private int threads = 8;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        /**
+         * The lease table: a lower-case identifier, {@code table} or {@code schema.table}.
+         *
+         * @throws IllegalArgumentException otherwise (it becomes part of SQL text, so it is checked)
+         */
+        public Builder table(String table) {
+            this.table = SqlIdentifier.table("table", table);
+            new LeaseTable(table); // the sequence's and channel's names must fit too
+            return this;
+        }
+
+        /**
+         * Bound on each database call; default 3 s.
+         *
+         * @throws IllegalArgumentException if null or outside [1 ms, 5 min]
+         */
+        public Builder operationTimeout(Duration timeout) {
+            this.operationTimeout = Args.within("operationTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(5));
+            return this;
+        }
+
+        /**
+         * Longest a waiter sleeps between attempts when no notification wakes it; default 1 s.
+         *
+         * @throws IllegalArgumentException if null or outside [1 ms, 5 min]
+         */
+        public Builder maxRecheck(Duration recheck) {
+            this.maxRecheck = Args.within("maxRecheck", recheck, Duration.ofMillis(1), Duration.ofMinutes(5));
+            return this;
+        }
+
+        /**
+         * Threads that run the blocking JDBC calls (each borrows one connection); default 8.
+         *
+         * @throws IllegalArgumentException if outside [1, 256]
+         */
+        public Builder threads(int threads) {
+            if (threads < 1 || threads > 256) {
+                throw new IllegalArgumentException("threads must be between 1 and 256, got " + threads);
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /**
+         * Connects, creates the table if missing, opens the {@code LISTEN} connection, and returns the client.
+         *
+         * @throws LockUnavailableException if the database cannot be reached, rejects the
+         *     credentials or is read-only; nothing is left open
+         * @throws JdbcTableException if the table exists with another shape
+         */
+        public JdbcLockClient build() {
+            LeaseTable leases = new LeaseTable(table);
+            String database = "the DataSource";
+            try (Connection connection = dataSource.getConnection()) {
+                database = describe(connection);
+                leases.createIfMissing(connection);
+            } catch (SQLException e) {
+                throw JdbcErrors.translate(database, "connecting and creating table " + table, e);
+            }
+            ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck);
+            try {
+                listener.start(operationTimeout.plusSeconds(5));
+            } catch (SQLException e) {
+                throw JdbcErrors.translate(database, "opening the LISTEN connection", e);
+            }
+            ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads());
+            Duration registration = maxRecheck.multipliedBy(3).plus(operationTimeout);
+            LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(operationTimeout, maxRecheck), database);
+            return new JdbcLockClient(engine, new JdbcLockProtocol.Backend(dataSource, leases, listener, executor,
+                    database, registration));
+        }
+
+        /** The URL without its parameters, where a password may hide. */
+        private static String describe(Connection connection) throws SQLException {
+            String url = connection.getMetaData().getURL();
+            int query = url.indexOf('?');
+            return query < 0 ? url : url.substring(0, query);
+        }
+
+        private static ThreadFactory daemonThreads() {
+            AtomicInteger count = new AtomicInteger();
+            return task -> {
+                Thread thread = new Thread(task, "leasehold-jdbc-" + count.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            };
+        }
+    }
+}

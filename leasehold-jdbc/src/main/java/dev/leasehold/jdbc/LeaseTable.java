@@ -1,0 +1,267 @@
+package dev.leasehold.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The SQL of the PostgreSQL lock backend over one lease table: every statement, and the one place
+ * that knows the table's columns. Times are the database's ({@code clock_timestamp()}), never the
+ * client's. Each method runs one transaction on the connection it is given, and leaves it in
+ * auto-commit mode. Lock names and holder ids are always bound as parameters; only the validated
+ * table, sequence and channel identifiers are part of the SQL text.
+ *
+ * <pre>{@code
+ * CREATE SEQUENCE IF NOT EXISTS leasehold_lease_token;
+ * CREATE TABLE IF NOT EXISTS leasehold_lease (
+ *     name       text        NOT NULL,
+ *     holder     text        NOT NULL,
+ *     kind       text        NOT NULL,  -- x: exclusive, r: reader, w: waiting writer
+ *     token      bigint      NOT NULL,
+ *     expires_at timestamptz NOT NULL,
+ *     PRIMARY KEY (name, holder)
+ * );
+ * }</pre>
+ */
+final class LeaseTable {
+
+    /** What an acquire found. {@code token} when granted; else {@code remainingMillis} of the longest blocker, or -1. */
+    record Acquire(boolean granted, long token, long remainingMillis) {
+    }
+
+    /** One renewal of a batch. */
+    record Renewal(String name, String holder, Duration ttl) {
+    }
+
+    private final String table;
+    private final String sequence;
+    private final String channel;
+
+    LeaseTable(String table) {
+        this.table = SqlIdentifier.table("table", table);
+        this.sequence = SqlIdentifier.table("table", table + "_token");
+        this.channel = SqlIdentifier.table("table", table + "_released").replace('.', '_');
+    }
+
+    String table() {
+        return table;
+    }
+
+    /** The LISTEN/NOTIFY channel on which releases are announced, the lock name as payload. */
+    String channel() {
+        return channel;
+    }
+
+    /**
+     * Creates the sequence and the table unless they exist (serialized by a transaction-level
+     * advisory lock, so clients starting together do not race on the catalog), then checks the
+     * table's shape.
+     *
+     * @throws JdbcTableException if the table exists with another shape
+     */
+    void createIfMissing(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('leasehold:schema:" + table + "', 0))");
+            statement.execute("CREATE SEQUENCE IF NOT EXISTS " + sequence);
+            statement.execute("CREATE TABLE IF NOT EXISTS " + table + " (name text NOT NULL, holder text NOT NULL, "
+                    + "kind text NOT NULL, token bigint NOT NULL, expires_at timestamptz NOT NULL, "
+                    + "PRIMARY KEY (name, holder))");
+            TableShape.require(connection, table, List.of(new TableShape.Column("name", "text"),
+                    new TableShape.Column("holder", "text"), new TableShape.Column("kind", "text"),
+                    new TableShape.Column("token", "bigint"),
+                    new TableShape.Column("expires_at", "timestamp with time zone")), "name, holder");
+            connection.commit();
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
+    /**
+     * One attempt of {@code holder} to take {@code name} as {@code kind}, in one transaction that
+     * holds the name's advisory transaction lock, so attempts on one name are serialized: expired
+     * rows go, a live row of the holder's own (a retried attempt whose reply was lost) is kept and
+     * its token returned, and otherwise a new lease row takes the next token of the sequence.
+     * A blocked write attempt registers the writer for {@code registration}.
+     */
+    Acquire acquire(Connection connection, LeaseKind kind, String name, String holder, Duration ttl,
+                    Duration registration) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            lockName(connection, name);
+            try (PreparedStatement purge = connection.prepareStatement(
+                    "DELETE FROM " + table + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
+                purge.setString(1, name);
+                purge.executeUpdate();
+            }
+            long blockerRemaining = -1;
+            boolean blocked = false;
+            Long own = null;
+            try (PreparedStatement rows = connection.prepareStatement("SELECT holder, kind, token, "
+                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + table
+                    + " WHERE name = ?")) {
+                rows.setString(1, name);
+                try (ResultSet row = rows.executeQuery()) {
+                    while (row.next()) {
+                        String rowKind = row.getString(2);
+                        if (row.getString(1).equals(holder)) {
+                            if (rowKind.equals(kind.code)) {
+                                own = row.getLong(3);
+                            }
+                        } else if (kind.blockedBy(rowKind)) {
+                            blocked = true;
+                            if (!rowKind.equals(LeaseKind.WAITING_WRITER)) {
+                                blockerRemaining = Math.max(blockerRemaining, row.getLong(4));
+                            }
+                        }
+                    }
+                }
+            }
+            Acquire result;
+            if (own != null) {
+                extend(connection, name, holder, ttl);
+                result = new Acquire(true, own, -1);
+            } else if (blocked) {
+                if (kind.registersWhenBlocked()) {
+                    upsert(connection, name, holder, LeaseKind.WAITING_WRITER, "0", registration);
+                }
+                result = new Acquire(false, 0, blockerRemaining);
+            } else {
+                result = new Acquire(true, upsert(connection, name, holder, kind.code, "nextval('" + sequence + "')", ttl), -1);
+            }
+            connection.commit();
+            return result;
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
+    /**
+     * Extends each live lease of the batch to its ttl from now, never shortening it, in one
+     * transaction sent as one JDBC batch.
+     *
+     * @return per renewal, whether the lease was still the holder's and live
+     */
+    boolean[] renew(Connection connection, List<Renewal> renewals) throws SQLException {
+        connection.setAutoCommit(false);
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+                + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
+                + "WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp()")) {
+            for (Renewal renewal : renewals) {
+                update.setLong(1, renewal.ttl().toMillis());
+                update.setString(2, renewal.name());
+                update.setString(3, renewal.holder());
+                update.addBatch();
+            }
+            int[] counts = update.executeBatch();
+            connection.commit();
+            boolean[] renewed = new boolean[counts.length];
+            for (int i = 0; i < counts.length; i++) {
+                renewed[i] = counts[i] == 1;
+            }
+            return renewed;
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
+    /**
+     * Deletes every row of {@code holder} on {@code name} (its lease, its waiting-writer
+     * registration) and, if one went, announces on {@link #channel()} at commit.
+     *
+     * @return whether a live lease of {@code holder} was deleted
+     */
+    boolean release(Connection connection, String name, String holder) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            boolean released = false;
+            boolean deleted = false;
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
+                    + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
+                delete.setString(1, name);
+                delete.setString(2, holder);
+                try (ResultSet row = delete.executeQuery()) {
+                    while (row.next()) {
+                        deleted = true;
+                        released |= !row.getString(1).equals(LeaseKind.WAITING_WRITER) && row.getBoolean(2);
+                    }
+                }
+            }
+            if (deleted) {
+                try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+                    notify.setString(1, channel);
+                    notify.setString(2, name);
+                    notify.execute();
+                }
+            }
+            connection.commit();
+            return released;
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
+    /** Opens the notification subscription on a dedicated connection (auto-commit). */
+    void listen(Connection connection) throws SQLException {
+        connection.setAutoCommit(true);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("LISTEN " + channel);
+        }
+    }
+
+    private void lockName(Connection connection, String name) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+            lock.setString(1, table + ":" + name);
+            lock.execute();
+        }
+    }
+
+    private void extend(Connection connection, String name, String holder, Duration ttl) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+                + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
+                + "WHERE name = ? AND holder = ?")) {
+            update.setLong(1, ttl.toMillis());
+            update.setString(2, name);
+            update.setString(3, holder);
+            update.executeUpdate();
+        }
+    }
+
+    /** Inserts or replaces the holder's row; {@code tokenSql} is a constant SQL expression. Returns the token. */
+    private long upsert(Connection connection, String name, String holder, String kind, String tokenSql,
+                        Duration ttl) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
+                + " (name, holder, kind, token, expires_at) VALUES (?, ?, ?, " + tokenSql
+                + ", clock_timestamp() + ? * interval '1 millisecond') ON CONFLICT (name, holder) DO UPDATE "
+                + "SET kind = excluded.kind, token = excluded.token, expires_at = excluded.expires_at RETURNING token")) {
+            upsert.setString(1, name);
+            upsert.setString(2, holder);
+            upsert.setString(3, kind);
+            upsert.setLong(4, ttl.toMillis());
+            try (ResultSet row = upsert.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Rolls back whatever did not commit, and hands the connection back in auto-commit mode. A broken
+     * connection fails here too; that error is dropped, so the one that broke the transaction surfaces
+     * (and the pool discards the connection).
+     */
+    private static void endTransaction(Connection connection) {
+        try {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            // see above
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.leasehold.jdbc;
+
+import java.util.regex.Pattern;
+
+/**
+ * A table name that may be placed into SQL text: JDBC cannot bind an identifier as a parameter, so
+ * a configurable table name is checked against a strict shape instead of ever being concatenated
+ * unchecked.
+ */
+final class SqlIdentifier {
+
+    /** One unquoted PostgreSQL identifier (at most 63 bytes), optionally qualified by a schema. */
+    private static final Pattern SHAPE = Pattern.compile("([a-z_][a-z0-9_]{0,62}\\.)?[a-z_][a-z0-9_]{0,62}");
+
+    private SqlIdentifier() {
+    }
+
+    /**
+     * Returns {@code name} if it is a plain lower-case identifier, {@code table} or {@code schema.table}.
+     *
+     * @throws IllegalArgumentException naming the argument and the accepted shape otherwise
+     */
+    static String table(String argument, String name) {
+        if (name == null) {
+            throw new IllegalArgumentException(argument + " must not be null");
+        }
+        if (!SHAPE.matcher(name).matches()) {
+            throw new IllegalArgumentException(argument + " must be a lower-case SQL identifier, 'table' or 'schema.table', "
+                    + "of letters, digits and '_' (at most 63 each, not starting with a digit); got '" + name + "'");
+        }
+        return name;
+    }
+}
