@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -55,6 +56,8 @@ final class ZooKeeperProtocol implements LockProtocol {
     private final NodeExpiry expiry;
     /** Holder id to its node, for every acquisition of this kind of this client that has one. */
     private final Map<String, OwnNode> nodes = new ConcurrentHashMap<>();
+    /** Acquisitions given up (holder id to when), so a late answer neither keeps nor makes a node. */
+    private final AbandonedHolders abandoned = new AbandonedHolders();
 
     ZooKeeperProtocol(CuratorFramework curator, String ensemble, QueueRule rule, SessionWatch session,
                       NodeExpiry expiry) {
@@ -94,6 +97,11 @@ final class ZooKeeperProtocol implements LockProtocol {
                     }
                     OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid());
                     nodes.put(request.holder(), own);
+                    if (abandoned.contains(request.holder())) {
+                        // The acquisition was given up while this create was on its way: undo it.
+                        deleteQuietly(request.holder());
+                        throw new LeaseholdException("the acquire of '" + request.name() + "' was abandoned");
+                    }
                     return own;
                 });
         return created;
@@ -125,13 +133,26 @@ final class ZooKeeperProtocol implements LockProtocol {
             int mine = indexOf(queue, ownName);
             if (mine < 0) {
                 nodes.remove(request.holder(), own);
+                if (abandoned.contains(request.holder())) {
+                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                            + request.name() + "' was abandoned"));
+                }
                 if (!mayRecreate) {
                     return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
                             + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
                 }
                 return create(request).thenCompose(created -> evaluate(request, created, false));
             }
-            QueueRule.Decision decision = rule.decide(request.name(), queue, mine);
+            QueueRule.Decision decision;
+            try {
+                decision = rule.decide(request.name(), queue, mine);
+            } catch (LeaseholdException refused) {
+                // Nothing may stay taken: the node goes before the caller hears of the refusal.
+                nodes.remove(request.holder(), own);
+                return delete(own.path(), operation).handle((ignored, error) -> {
+                    throw new CompletionException(refused);
+                });
+            }
             if (decision.granted()) {
                 return CompletableFuture.completedFuture(grant(request, own));
             }
@@ -238,6 +259,7 @@ final class ZooKeeperProtocol implements LockProtocol {
     /** Deletes the holder's node, found by the holder id in its name if its create was never answered. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
+        abandoned.add(holder);
         session.forget(holder);
         expiry.cancel(holder);
         String directory = LockPaths.directory(name);
