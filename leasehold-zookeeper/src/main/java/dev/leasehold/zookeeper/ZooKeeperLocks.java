@@ -85,7 +85,11 @@ public final class ZooKeeperLocks {
         private Builder() {
         }
 
-        /** {@code host:port[,host:port...]}, optionally followed by a chroot such as {@code /app}. */
+        /**
+         * {@code host:port[,host:port...]}, optionally followed by a chroot such as {@code /app}. It
+         * is used as given: Curator's ensemble tracker, which would replace it with the addresses
+         * the servers advertise, is off.
+         */
         public Builder connectString(String connectString) {
             if (connectString == null || connectString.isBlank()) {
                 throw new IllegalArgumentException("connectString must not be null or blank; give host:port[,host:port...]");
@@ -166,6 +170,9 @@ public final class ZooKeeperLocks {
                         .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
                         .connectionTimeoutMs(Math.toIntExact(Math.min(connectTimeout.toMillis(), sessionTimeout.toMillis())))
                         .retryPolicy(new BoundedExponentialBackoffRetry(50, 1_000, 4))
+                        // The connect string is used as given: the addresses the servers advertise
+                        // must not replace it (they may be unreachable from here, or bypass a proxy).
+                        .ensembleTracker(false)
                         .build();
             } catch (IllegalArgumentException badConnectString) {
                 throw new IllegalArgumentException("connect string '" + full + "' is not host:port[,host:port...][/chroot]: "
