@@ -49,7 +49,7 @@ final class SessionWatch implements ConnectionStateListener {
         this.requestedSessionTimeout = requestedSessionTimeout;
     }
 
-    /** The loss signal of a new lease of {@code holder}; already complete if the session is in trouble. */
+    /** The loss signal of a new lease of {@code holder}, completed by the next session trouble. */
     CompletableFuture<String> register(String holder) {
         CompletableFuture<String> signal = new CompletableFuture<>();
         signals.put(holder, signal);

@@ -154,6 +154,12 @@ final class ZooKeeperProtocol implements LockProtocol {
                 });
             }
             if (decision.granted()) {
+                if (abandoned.contains(request.holder())) {
+                    // Granted after the acquisition was given up: nobody will hold this lease.
+                    deleteQuietly(request.holder());
+                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                            + request.name() + "' was abandoned"));
+                }
                 return CompletableFuture.completedFuture(grant(request, own));
             }
             if (decision.watch() == null) {
