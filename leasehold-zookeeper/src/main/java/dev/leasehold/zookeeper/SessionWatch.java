@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,9 +91,13 @@ final class SessionWatch implements ConnectionStateListener {
             case SUSPENDED -> {
                 suspended = true;
                 Duration grace = suspendedGrace();
-                pendingLoss = timers.schedule(() -> loseAll("the ZooKeeper connection stayed suspended for "
-                        + grace.toMillis() + " ms (a sixth of the session timeout), so the session may expire"),
-                        grace.toNanos(), TimeUnit.NANOSECONDS);
+                try {
+                    pendingLoss = timers.schedule(() -> loseAll("the ZooKeeper connection stayed suspended for "
+                            + grace.toMillis() + " ms (a sixth of the session timeout), so the session may expire"),
+                            grace.toNanos(), TimeUnit.NANOSECONDS);
+                } catch (RejectedExecutionException closed) {
+                    // The client closed while this event was on its way: it holds no lease any more.
+                }
             }
             case LOST -> {
                 suspended = true;
