@@ -183,6 +183,27 @@ class ZooKeeperKindsTest {
         }
     }
 
+    @Test
+    void namesThatLookLikePathsAreDataAndNeverShareALock() {
+        ZooKeeperLockClient a = client();
+        ZooKeeperLockClient b = client();
+        String base = name("path");
+        List<String> names = List.of(base + "/child", base + "%2Fchild", base + "/..", "..", ".", base + "/\u00fc",
+                base + "\u0001", base + " spaced");
+        List<Lease> held = new ArrayList<>();
+        for (String name : names) {
+            held.add(a.lock(name).acquire(Duration.ofSeconds(5)));
+        }
+        for (String name : names) {
+            assertThat(b.lock(name).tryAcquire(Duration.ZERO)).as("'%s' is held", name).isEmpty();
+            assertThat(b.inspect(name).holders()).as("'%s' has its own queue", name).hasSize(1);
+        }
+        held.forEach(Lease::release);
+        for (String name : names) {
+            b.lock(name).acquire(Duration.ofSeconds(5)).release();
+        }
+    }
+
     /** The round trips the README quotes: two per uncontended acquire, one per release. */
     @Test
     void anUncontendedAcquireCostsTwoRequestsAndAReleaseOne() {
