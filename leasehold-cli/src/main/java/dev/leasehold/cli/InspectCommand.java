@@ -1,7 +1,6 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.redis.LockInfo;
-import dev.leasehold.redis.RedisLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,6 +28,9 @@ final class InspectCommand implements Callable<Integer> {
     @Mixin
     private RedisOption redis;
 
+    @Mixin
+    private BackendOption backend;
+
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
     private String name;
 
@@ -38,9 +40,9 @@ final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LockInfo info;
-        try (RedisLockClient client = redis.connect()) {
+        try (BackendOption.Connected connected = backend.connect(redis)) {
             try {
-                info = client.inspect(name);
+                info = connected.inspect().apply(name);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }

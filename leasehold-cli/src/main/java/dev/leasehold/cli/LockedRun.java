@@ -6,11 +6,12 @@ import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.redis.RedisLockClient;
+import dev.leasehold.redis.LockInfo;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,7 +51,7 @@ final class LockedRun {
 
     private enum Phase { WAITING, RUNNING, ABANDONED }
 
-    private final RedisLockClient client;
+    private final Function<String, LockInfo> inspect;
     private final DistributedLock lock;
     private final List<String> command;
     private final Duration grace;
@@ -65,9 +66,9 @@ final class LockedRun {
     private volatile ChildProcess child;
 
     /** @param wait how long to wait for the lock, or {@code null} for as long as it takes */
-    LockedRun(RedisLockClient client, DistributedLock lock, List<String> command, Duration grace, Duration wait,
+    LockedRun(Function<String, LockInfo> inspect, DistributedLock lock, List<String> command, Duration grace, Duration wait,
               boolean quiet, PrintWriter err) {
-        this.client = client;
+        this.inspect = inspect;
         this.lock = lock;
         this.command = List.copyOf(command);
         this.grace = grace;
@@ -99,7 +100,7 @@ final class LockedRun {
     private Lease acquire() {
         Lease lease;
         // try-with-resources closes the status line before a catch block prints.
-        try (WaitStatus status = new WaitStatus(client, lock.name(), StatusLine.onStderr(err), wait)) {
+        try (WaitStatus status = new WaitStatus(inspect, lock.name(), StatusLine.onStderr(err), wait)) {
             if (!quiet) {
                 status.start();
             }
@@ -228,7 +229,7 @@ final class LockedRun {
 
     private String holderNow() {
         try {
-            return WaitStatus.describe(client.inspect(lock.name()));
+            return WaitStatus.describe(inspect.apply(lock.name()));
         } catch (LeaseholdException e) {
             return "its holder could not be read";
         }

@@ -2,7 +2,7 @@ package dev.leasehold.cli;
 
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockOptions;
-import dev.leasehold.redis.RedisLockClient;
+import dev.leasehold.LockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -63,6 +63,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     private RedisOption redis;
 
+    @Mixin
+    private BackendOption backend;
+
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name, e.g. nightly-report or order:123.")
     private String name;
 
@@ -93,8 +96,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         validate();
-        try (RedisLockClient client = redis.connect()) {
-            return new LockedRun(client, lock(client), command, grace, wait, quiet, spec.commandLine().getErr())
+        try (BackendOption.Connected connected = backend.connect(redis)) {
+            return new LockedRun(connected.inspect(), lock(connected.client()), command, grace, wait, quiet, spec.commandLine().getErr())
                     .execute();
         }
     }
@@ -112,7 +115,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private DistributedLock lock(RedisLockClient client) {
+    private DistributedLock lock(LockClient client) {
         try {
             return client.lock(name, LockOptions.watchdog(ttl));
         } catch (IllegalArgumentException e) {

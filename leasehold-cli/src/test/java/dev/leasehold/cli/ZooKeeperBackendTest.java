@@ -1,0 +1,91 @@
+package dev.leasehold.cli;
+
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code run} and {@code inspect} with {@code --backend zookeeper}, as real processes, on a real ZooKeeper server. */
+class ZooKeeperBackendTest {
+
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+
+    private static TestingServer zookeeper;
+    private final List<CliProcess> started = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        zookeeper = new TestingServer(true);
+    }
+
+    @AfterAll
+    static void stopServer() throws IOException {
+        zookeeper.close();
+    }
+
+    @AfterEach
+    void killLeftovers() {
+        started.forEach(CliProcess::destroy);
+    }
+
+    @Test
+    void runHoldsTheLockOnZooKeeperWhileItsCommandRunsAndInspectShowsTheHolder() throws IOException {
+        CliProcess holder = run("run", "zk-job", "--backend", "zookeeper", "--endpoints", zookeeper.getConnectString(),
+                "--", "sh", "-c", "echo $LEASEHOLD_TOKEN > token; while [ ! -e go ]; do sleep 0.05; done");
+        long token = Long.parseLong(Processes.awaitLine(dir.resolve("token"), Duration.ofSeconds(20)).strip());
+        assertThat(token).isPositive();
+
+        CliProcess other = run("run", "zk-job", "--wait", "0", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString(), "--", "sh", "-c", "touch ran");
+        assertThat(other.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.NOT_OBTAINED);
+        assertThat(dir.resolve("ran")).doesNotExist();
+
+        CliProcess inspect = run("inspect", "zk-job", "--backend", "zookeeper", "--endpoints", zookeeper.getConnectString());
+        assertThat(inspect.awaitExit(EXIT_TIMEOUT)).isZero();
+        assertThat(inspect.stdout()).contains("zk-job").doesNotContain("none (free)").contains("waiters  0");
+
+        Files.createFile(dir.resolve("go"));
+        assertThat(holder.awaitExit(EXIT_TIMEOUT)).isZero();
+        CliProcess next = run("run", "zk-job", "--wait", "5s", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString(), "--", "sh", "-c", "echo $LEASEHOLD_TOKEN > token-2");
+        assertThat(next.awaitExit(EXIT_TIMEOUT)).isZero();
+        assertThat(Long.parseLong(Files.readString(dir.resolve("token-2")).strip())).isGreaterThan(token);
+    }
+
+    @Test
+    void theBackendOptionsMustFitTogether() {
+        CliProcess noEndpoints = run("run", "x", "--backend", "zookeeper", "--", "true");
+        assertThat(noEndpoints.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(noEndpoints.stderr()).contains("--backend zookeeper needs --endpoints");
+
+        CliProcess endpointsForRedis = run("inspect", "x", "--endpoints", "127.0.0.1:2181");
+        assertThat(endpointsForRedis.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(endpointsForRedis.stderr()).contains("--endpoints is for --backend zookeeper");
+
+        CliProcess missingChroot = run("inspect", "x", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString() + "/no-such-chroot");
+        assertThat(missingChroot.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(missingChroot.stderr()).contains("chroot /no-such-chroot does not exist");
+    }
+
+    private CliProcess run(String... args) {
+        CliProcess process = CliProcess.start(dir, Map.of(), args);
+        started.add(process);
+        return process;
+    }
+}

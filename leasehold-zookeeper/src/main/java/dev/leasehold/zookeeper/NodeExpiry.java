@@ -1,0 +1,67 @@
+package dev.leasehold.zookeeper;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ttl of leases on a backend whose nodes live as long as the session: the client deletes a
+ * lease's node itself when the ttl since the last grant or renewal has passed (after the lease's
+ * local deadline, which subtracts the drift). So a fixed lease frees its lock on time, and a
+ * watchdog lease whose renewals stopped frees it within its ttl, as on Redis; a client that dies
+ * frees it when its session expires.
+ */
+final class NodeExpiry {
+
+    private record Entry(long atNanos, ScheduledFuture<?> timer) {
+    }
+
+    private final ScheduledExecutorService timers;
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+    NodeExpiry(ScheduledExecutorService timers) {
+        this.timers = timers;
+    }
+
+    /**
+     * Runs {@code expire} at {@code atNanos} ({@link System#nanoTime()} scale) unless cancelled or
+     * moved later first; a time earlier than the one already set is ignored (never shortens).
+     */
+    void expireAt(String holder, long atNanos, Runnable expire) {
+        entries.compute(holder, (key, current) -> {
+            if (current != null) {
+                if (atNanos - current.atNanos() <= 0) {
+                    return current;
+                }
+                current.timer().cancel(false);
+            }
+            ScheduledFuture<?> timer = timers.schedule(() -> {
+                // Only this timer's own entry: a later one replaced it if the lease was renewed meanwhile.
+                boolean[] expired = new boolean[1];
+                entries.computeIfPresent(holder, (k, entry) -> {
+                    expired[0] = entry.atNanos() == atNanos;
+                    return expired[0] ? null : entry;
+                });
+                if (expired[0]) {
+                    expire.run();
+                }
+            }, atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+            return new Entry(atNanos, timer);
+        });
+    }
+
+    /** Whether {@code holder} still has a pending expiry (has not expired). */
+    boolean pending(String holder) {
+        return entries.containsKey(holder);
+    }
+
+    /** Forgets {@code holder}'s expiry (its lease was released). */
+    void cancel(String holder) {
+        Entry entry = entries.remove(holder);
+        if (entry != null) {
+            entry.timer().cancel(false);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package dev.leasehold.zookeeper;
+
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.spi.Args;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Entry points of the ZooKeeper backend.
+ *
+ * <pre>{@code
+ * try (ZooKeeperLockClient locks = ZooKeeperLocks.connect("zk1:2181,zk2:2181,zk3:2181")) {
+ *     try (Lease lease = locks.lock("order:123").acquire(Duration.ofSeconds(5))) {
+ *         store.write(change, lease.token());
+ *     }
+ * }
+ * }</pre>
+ */
+public final class ZooKeeperLocks {
+
+    /** Session timeout requested when none is given; the servers clamp it to [2, 20] ticks. */
+    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(15);
+    /** How long {@link Builder#build()} waits for the first connection when none is given. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    private ZooKeeperLocks() {
+    }
+
+    /**
+     * A client of the ensemble at {@code connectString} ({@code host:port[,host:port...][/chroot]}),
+     * with the defaults of {@link #builder()}.
+     *
+     * @throws IllegalArgumentException if the connect string is null or blank, or its chroot does
+     *                                  not exist on the ensemble
+     * @throws LockUnavailableException if no server answered within the connect timeout
+     */
+    public static ZooKeeperLockClient connect(String connectString) {
+        return builder().connectString(connectString).build();
+    }
+
+    /**
+     * A client over a started Curator framework the caller owns: it shares its session, and
+     * {@link ZooKeeperLockClient#close()} leaves the framework open. Its namespace, if any, applies
+     * to the lock nodes.
+     *
+     * @throws IllegalArgumentException if curator is null or not started
+     */
+    public static ZooKeeperLockClient using(CuratorFramework curator) {
+        if (curator == null) {
+            throw new IllegalArgumentException("curator must not be null");
+        }
+        if (curator.getState() != CuratorFrameworkState.STARTED) {
+            throw new IllegalArgumentException("the Curator framework is " + curator.getState()
+                    + "; call start() before handing it to ZooKeeperLocks.using");
+        }
+        String ensemble = "zookeeper://" + curator.getZookeeperClient().getCurrentConnectionString();
+        int negotiated = curator.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+        LockPaths.ensureRoot(curator, ensemble, LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT);
+        return new ZooKeeperLockClient(curator, false, ensemble,
+                negotiated > 0 ? Duration.ofMillis(negotiated) : DEFAULT_SESSION_TIMEOUT,
+                LeaseEngine.Settings.defaults());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Settings of a client that creates its own Curator framework. */
+    public static final class Builder {
+
+        private String connectString;
+        private String chroot = "";
+        private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
+        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
+
+        private Builder() {
+        }
+
+        /**
+         * {@code host:port[,host:port...]}, optionally followed by a chroot such as {@code /app}. It
+         * is used as given: Curator's ensemble tracker, which would replace it with the addresses
+         * the servers advertise, is off.
+         */
+        public Builder connectString(String connectString) {
+            if (connectString == null || connectString.isBlank()) {
+                throw new IllegalArgumentException("connectString must not be null or blank; give host:port[,host:port...]");
+            }
+            this.connectString = connectString.strip();
+            return this;
+        }
+
+        /**
+         * A path every lock node lives under, which must exist on the ensemble (as ZooKeeper's own
+         * chroot); the same as appending it to the connect string.
+         *
+         * @throws IllegalArgumentException if it does not start with {@code /}, ends with one, or
+         *                                  has an empty segment
+         */
+        public Builder chroot(String chroot) {
+            if (chroot == null || !chroot.startsWith("/") || chroot.length() < 2 || chroot.endsWith("/")
+                    || chroot.contains("//")) {
+                throw new IllegalArgumentException("chroot must be an absolute path such as /app (no trailing"
+                        + " slash, no empty segment), got " + chroot);
+            }
+            this.chroot = chroot;
+            return this;
+        }
+
+        /**
+         * The session timeout to request (default 15 s): a client that dies frees its locks
+         * this long after the ensemble last heard from it, and a partitioned holder's lease is lost
+         * within five sixths of it.
+         */
+        public Builder sessionTimeout(Duration sessionTimeout) {
+            this.sessionTimeout = Args.within("sessionTimeout", sessionTimeout, Duration.ofMillis(500), Duration.ofMinutes(10));
+            return this;
+        }
+
+        /** How long {@link #build()} waits for a first connection (default 10 s). */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = Args.within("connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(5));
+            return this;
+        }
+
+        /** Bound on every single call to the ensemble (default 3 s). */
+        public Builder operationTimeout(Duration operationTimeout) {
+            this.operationTimeout = operationTimeout;
+            return this;
+        }
+
+        /** Longest a waiter sleeps between re-checks when no watch fires (default 1 s). */
+        public Builder maxRecheck(Duration maxRecheck) {
+            this.maxRecheck = maxRecheck;
+            return this;
+        }
+
+        /**
+         * Connects, waiting up to the connect timeout for a first session, and checks that the
+         * chroot exists. On failure nothing is left running.
+         *
+         * @throws IllegalArgumentException if no connect string was given, a setting is out of
+         *                                  range, or the chroot does not exist on the ensemble
+         * @throws LockUnavailableException if no server answered within the connect timeout
+         */
+        public ZooKeeperLockClient build() {
+            if (connectString == null) {
+                throw new IllegalArgumentException("connectString is required; give host:port[,host:port...]");
+            }
+            LeaseEngine.Settings settings = new LeaseEngine.Settings(operationTimeout, maxRecheck);
+            int slash = connectString.indexOf('/');
+            if (slash >= 0 && !chroot.isEmpty()) {
+                throw new IllegalArgumentException("the connect string already has a chroot ("
+                        + connectString.substring(slash) + "); give it once");
+            }
+            String full = connectString + chroot;
+            String ensemble = "zookeeper://" + full;
+            CuratorFramework curator;
+            try {
+                curator = CuratorFrameworkFactory.builder()
+                        .connectString(full)
+                        .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
+                        .connectionTimeoutMs(Math.toIntExact(Math.min(connectTimeout.toMillis(), sessionTimeout.toMillis())))
+                        .retryPolicy(new BoundedExponentialBackoffRetry(50, 1_000, 4))
+                        // The connect string is used as given: the addresses the servers advertise
+                        // must not replace it (they may be unreachable from here, or bypass a proxy).
+                        .ensembleTracker(false)
+                        .build();
+            } catch (IllegalArgumentException badConnectString) {
+                throw new IllegalArgumentException("connect string '" + full + "' is not host:port[,host:port...][/chroot]: "
+                        + badConnectString.getMessage(), badConnectString);
+            }
+            try {
+                curator.start();
+                if (!curator.blockUntilConnected(Math.toIntExact(connectTimeout.toMillis()), TimeUnit.MILLISECONDS)) {
+                    throw new LockUnavailableException("No ZooKeeper server of " + ensemble + " answered within "
+                            + connectTimeout.toMillis() + " ms; check the connect string and that a majority of the"
+                            + " ensemble is running and reachable",
+                            new NodeFailure(ensemble, NodeFailure.Kind.TIMED_OUT, null));
+                }
+                checkChroot(curator, full, ensemble);
+                LockPaths.ensureRoot(curator, ensemble, operationTimeout);
+            } catch (InterruptedException interrupted) {
+                curator.close();
+                Thread.currentThread().interrupt();
+                throw new LockUnavailableException("Interrupted while connecting to " + ensemble,
+                        new NodeFailure(ensemble, NodeFailure.Kind.REFUSED, interrupted));
+            } catch (RuntimeException failed) {
+                curator.close();
+                throw failed;
+            }
+            return new ZooKeeperLockClient(curator, true, ensemble, sessionTimeout, settings);
+        }
+
+        private static void checkChroot(CuratorFramework curator, String full, String ensemble) {
+            int slash = full.indexOf('/');
+            if (slash < 0) {
+                return;
+            }
+            boolean exists;
+            try {
+                // Under a chroot, "/" is the chroot itself.
+                exists = curator.checkExists().forPath("/") != null;
+            } catch (Exception error) {
+                throw ZooKeeperErrors.of(ensemble, "the check of the chroot", error);
+            }
+            if (!exists) {
+                throw new IllegalArgumentException("the chroot " + full.substring(slash) + " does not exist on "
+                        + ensemble + "; create it first (zkCli.sh: create " + full.substring(slash)
+                        + ") or fix the connect string");
+            }
+        }
+    }
+}

@@ -1,0 +1,351 @@
+package dev.leasehold.zookeeper;
+
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
+import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.Wake;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One lock kind on a ZooKeeper ensemble, the {@link QueueRule} deciding: the same few calls serve
+ * mutex, fair lock, read and write locks and semaphore permits, as Curator's {@code LockInternals}
+ * serves its recipes.
+ *
+ * <p><b>Acquire.</b> An acquisition's first attempt creates its ephemeral sequential node in the
+ * name's directory (Curator's protected mode: if the reply is lost, the retry finds the node by its
+ * protection id instead of creating a second one), then lists the directory and applies the rule:
+ * two round trips when the lock is free. Later attempts reuse the node: one listing, plus one
+ * {@code exists} watch on the node the rule names when still blocked. The watch is the attempt's
+ * own wake ({@link Attempt.Held#wake()}); the engine's re-check timer covers a lost watch. The
+ * token is the node's czxid.
+ *
+ * <p><b>Lease.</b> Liveness is the session ({@link SessionWatch}: the lease's loss signal), and
+ * the ttl is kept by {@link NodeExpiry}: a renewal checks (one {@code exists}) that the node is
+ * still there and the session connected, and moves the node's expiry to its send time plus the
+ * ttl. <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding
+ * it by the holder id in its name if the create's reply never came.
+ */
+final class ZooKeeperProtocol implements LockProtocol {
+
+    /** An acquisition's node: its path and creation zxid. */
+    private record OwnNode(String path, long czxid) {
+    }
+
+    private final CuratorFramework curator;
+    private final String ensemble;
+    private final QueueRule rule;
+    private final SessionWatch session;
+    private final NodeExpiry expiry;
+    /** Holder id to its node, for every acquisition of this kind of this client that has one. */
+    private final Map<String, OwnNode> nodes = new ConcurrentHashMap<>();
+    /** Acquisitions given up (holder id to when), so a late answer neither keeps nor makes a node. */
+    private final AbandonedHolders abandoned = new AbandonedHolders();
+
+    ZooKeeperProtocol(CuratorFramework curator, String ensemble, QueueRule rule, SessionWatch session,
+                      NodeExpiry expiry) {
+        this.curator = curator;
+        this.ensemble = ensemble;
+        this.rule = rule;
+        this.session = session;
+        this.expiry = expiry;
+    }
+
+    @Override
+    public String describe() {
+        return ensemble;
+    }
+
+    @Override
+    public Admission admission() {
+        return rule.admission();
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
+        OwnNode own = nodes.get(request.holder());
+        CompletableFuture<OwnNode> node = own != null ? CompletableFuture.completedFuture(own) : create(request);
+        return node.thenCompose(created -> evaluate(request, created, true));
+    }
+
+    private CompletableFuture<OwnNode> create(AcquireRequest request) {
+        String path = LockPaths.directory(request.name()) + "/"
+                + NodeName.prefix(rule.kind(), rule.permits(), request.holder());
+        CompletableFuture<OwnNode> created = new CompletableFuture<>();
+        String operation = "the acquire of '" + request.name() + "'";
+        call(created, operation, callback -> curator.create().creatingParentContainersIfNeeded().withProtection()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).inBackground(callback).forPath(path), event -> {
+                    if (code(event) != KeeperException.Code.OK) {
+                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                    }
+                    OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid());
+                    nodes.put(request.holder(), own);
+                    if (abandoned.contains(request.holder())) {
+                        // The acquisition was given up while this create was on its way: undo it.
+                        deleteQuietly(request.holder());
+                        throw new LeaseholdException("the acquire of '" + request.name() + "' was abandoned");
+                    }
+                    return own;
+                });
+        return created;
+    }
+
+    /**
+     * Lists the queue and applies the rule. If the own node is gone (the session that made it
+     * expired) a new one is made once; if the node to watch is already gone, the rule runs again.
+     */
+    private CompletableFuture<Attempt> evaluate(AcquireRequest request, OwnNode own, boolean mayRecreate) {
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
+        CompletableFuture<Wake> childrenChanged = new CompletableFuture<>();
+        CompletableFuture<List<NodeName>> listed = new CompletableFuture<>();
+        boolean watchDirectory = rule instanceof QueueRule.Permit;
+        call(listed, operation, callback -> watchDirectory
+                ? curator.getChildren().usingWatcher((CuratorWatcher)
+                        event -> childrenChanged.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
+                : curator.getChildren().inBackground(callback).forPath(directory), event -> {
+                    if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
+                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                    }
+                    List<String> children = event.getChildren() == null ? List.of() : event.getChildren();
+                    return children.stream().map(NodeName::parse).flatMap(Optional::stream)
+                            .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
+                });
+        return listed.thenCompose(queue -> {
+            String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
+            int mine = indexOf(queue, ownName);
+            if (mine < 0) {
+                nodes.remove(request.holder(), own);
+                if (abandoned.contains(request.holder())) {
+                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                            + request.name() + "' was abandoned"));
+                }
+                if (!mayRecreate) {
+                    return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
+                            + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
+                }
+                return create(request).thenCompose(created -> evaluate(request, created, false));
+            }
+            QueueRule.Decision decision;
+            try {
+                decision = rule.decide(request.name(), queue, mine);
+            } catch (LeaseholdException refused) {
+                // Nothing may stay taken: the node goes before the caller hears of the refusal.
+                nodes.remove(request.holder(), own);
+                return delete(own.path(), operation).handle((ignored, error) -> {
+                    throw new CompletionException(refused);
+                });
+            }
+            if (decision.granted()) {
+                if (abandoned.contains(request.holder())) {
+                    // Granted after the acquisition was given up: nobody will hold this lease.
+                    deleteQuietly(request.holder());
+                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                            + request.name() + "' was abandoned"));
+                }
+                return CompletableFuture.completedFuture(grant(request, own));
+            }
+            if (decision.watch() == null) {
+                return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged));
+            }
+            return watch(directory + "/" + decision.watch().node(), operation).thenCompose(wake -> wake == null
+                    ? evaluate(request, own, mayRecreate)
+                    : CompletableFuture.completedFuture(new Attempt.Held(null, wake)));
+        });
+    }
+
+    private static int indexOf(List<NodeName> queue, String node) {
+        for (int i = 0; i < queue.size(); i++) {
+            if (queue.get(i).node().equals(node)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private Attempt grant(AcquireRequest request, OwnNode own) {
+        String holder = request.holder();
+        CompletableFuture<String> lossSignal = session.register(holder);
+        // A lease lost with the session still connected later (suspended too long) leaves its node: delete it.
+        lossSignal.thenRun(() -> deleteQuietly(holder));
+        expiry.expireAt(holder, request.stamp() + request.ttl().toNanos(), () -> deleteQuietly(holder));
+        return new Attempt.Acquired(own.czxid(), lossSignal);
+    }
+
+    /**
+     * Watches {@code path}: completes with the wake (which fires when the node changes or the
+     * connection does), or with null if the node is already gone.
+     */
+    private CompletableFuture<CompletableFuture<Wake>> watch(String path, String operation) {
+        CompletableFuture<Wake> wake = new CompletableFuture<>();
+        CompletableFuture<CompletableFuture<Wake>> watched = new CompletableFuture<>();
+        call(watched, operation, callback -> curator.checkExists()
+                .usingWatcher((CuratorWatcher) event -> wake.complete(Wake.RETRY))
+                .inBackground(callback).forPath(path), event -> {
+                    if (code(event) == KeeperException.Code.NONODE || event.getStat() == null) {
+                        return null;
+                    }
+                    if (code(event) != KeeperException.Code.OK) {
+                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                    }
+                    return wake;
+                });
+        return watched;
+    }
+
+    /**
+     * One {@code exists} on the holder's node, refused at once while the connection is suspended;
+     * on success the node's expiry moves to the send time plus {@code ttl}.
+     */
+    @Override
+    public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
+        OwnNode own = nodes.get(holder);
+        if (own == null || !expiry.pending(holder)) {
+            return CompletableFuture.completedFuture(false);
+        }
+        String operation = "the renewal of '" + name + "'";
+        if (session.suspended()) {
+            return CompletableFuture.failedFuture(ZooKeeperErrors.of(ensemble, operation,
+                    KeeperException.Code.CONNECTIONLOSS));
+        }
+        long sentAt = System.nanoTime();
+        CompletableFuture<Boolean> renewed = new CompletableFuture<>();
+        call(renewed, operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
+            if (code(event) == KeeperException.Code.NONODE || code(event) == KeeperException.Code.OK
+                    && event.getStat() == null) {
+                return false;
+            }
+            if (code(event) != KeeperException.Code.OK) {
+                throw ZooKeeperErrors.of(ensemble, operation, code(event));
+            }
+            expiry.expireAt(holder, sentAt + ttl.toNanos(), () -> deleteQuietly(holder));
+            return expiry.pending(holder);
+        });
+        return renewed;
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        session.forget(holder);
+        expiry.cancel(holder);
+        OwnNode own = nodes.get(holder);
+        if (own == null) {
+            return CompletableFuture.completedFuture(ReleaseOutcome.single(false));
+        }
+        String operation = "the release of '" + name + "'";
+        CompletableFuture<ReleaseOutcome> released = new CompletableFuture<>();
+        call(released, operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
+            KeeperException.Code code = code(event);
+            if (code != KeeperException.Code.OK && code != KeeperException.Code.NONODE) {
+                throw ZooKeeperErrors.of(ensemble, operation, code);
+            }
+            nodes.remove(holder, own);
+            return ReleaseOutcome.single(code == KeeperException.Code.OK);
+        });
+        return released;
+    }
+
+    /** Deletes the holder's node, found by the holder id in its name if its create was never answered. */
+    @Override
+    public CompletableFuture<Void> abandon(String name, String holder) {
+        abandoned.add(holder);
+        session.forget(holder);
+        expiry.cancel(holder);
+        String directory = LockPaths.directory(name);
+        String operation = "the clean-up of an abandoned acquire of '" + name + "'";
+        CompletableFuture<List<String>> listed = new CompletableFuture<>();
+        call(listed, operation, callback -> curator.getChildren().inBackground(callback).forPath(directory), event -> {
+            if (code(event) == KeeperException.Code.NONODE) {
+                return List.of();
+            }
+            if (code(event) != KeeperException.Code.OK) {
+                throw ZooKeeperErrors.of(ensemble, operation, code(event));
+            }
+            return event.getChildren().stream().filter(child -> NodeName.parse(child)
+                    .filter(node -> node.holder().equals(holder)).isPresent()).toList();
+        });
+        return listed.thenCompose(own -> CompletableFuture.allOf(own.stream()
+                .map(child -> delete(directory + "/" + child, operation)).toArray(CompletableFuture[]::new)))
+                .thenRun(() -> nodes.remove(holder));
+    }
+
+    private CompletableFuture<Void> delete(String path, String operation) {
+        CompletableFuture<Void> deleted = new CompletableFuture<>();
+        call(deleted, operation, callback -> curator.delete().inBackground(callback).forPath(path), event -> {
+            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
+                throw ZooKeeperErrors.of(ensemble, operation, code(event));
+            }
+            return null;
+        });
+        return deleted;
+    }
+
+    /** Deletes the holder's node in the background, retried by Curator until done or the session ends. */
+    private void deleteQuietly(String holder) {
+        OwnNode own = nodes.remove(holder);
+        if (own != null) {
+            try {
+                curator.delete().guaranteed().inBackground().forPath(own.path());
+            } catch (Exception closed) {
+                // The framework is closing: the session's end deletes the ephemeral node.
+            }
+        }
+    }
+
+    /** Waiting goes through each attempt's own watch ({@link Attempt.Held#wake()}), not a shared channel. */
+    @Override
+    public ReleaseSignal subscribe(String name, String holder) {
+        return ReleaseSignal.none();
+    }
+
+    /** Sends one background call; {@code reply} maps its event (on Curator's event thread) or throws. */
+    private <T> void call(CompletableFuture<T> result, String operation, Sender sender, Reply<T> reply) {
+        try {
+            sender.send((client, event) -> {
+                try {
+                    result.complete(reply.apply(event));
+                } catch (RuntimeException error) {
+                    result.completeExceptionally(error);
+                }
+            });
+        } catch (Exception error) {
+            result.completeExceptionally(ZooKeeperErrors.of(ensemble, operation, error));
+        }
+    }
+
+    private static KeeperException.Code code(CuratorEvent event) {
+        return KeeperException.Code.get(event.getResultCode());
+    }
+
+    @FunctionalInterface
+    private interface Sender {
+        Object send(BackgroundCallback callback) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface Reply<T> {
+        T apply(CuratorEvent event);
+    }
+
+    @Override
+    public String toString() {
+        return "ZooKeeperProtocol[" + rule + ", " + ensemble + "]";
+    }
+}

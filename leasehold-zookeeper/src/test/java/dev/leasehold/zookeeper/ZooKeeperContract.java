@@ -1,0 +1,21 @@
+package dev.leasehold.zookeeper;
+
+import dev.leasehold.LockClient;
+import dev.leasehold.testkit.contract.LockClientContract;
+
+/**
+ * The shared contract against the shared three-server ensemble: clients through the fault proxies,
+ * a paused backend is every proxy black-holing. Each kind's suite says which lock it tests.
+ */
+abstract class ZooKeeperContract extends LockClientContract {
+
+    @Override
+    protected LockClient connect() {
+        return TestClients.connect(Ensemble.shared());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        return Ensemble.shared().partitionClients();
+    }
+}

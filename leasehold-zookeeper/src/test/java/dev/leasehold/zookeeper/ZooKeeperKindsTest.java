@@ -1,0 +1,232 @@
+package dev.leasehold.zookeeper;
+
+import dev.leasehold.DistributedReadWriteLock;
+import dev.leasehold.DistributedSemaphore;
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.PermitsMismatchException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The kinds beyond the mutex, their shared queue and tokens, inspect, and a create whose reply is lost. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ZooKeeperKindsTest {
+
+    private final List<ZooKeeperLockClient> clients = new ArrayList<>();
+
+    private ZooKeeperLockClient client() {
+        ZooKeeperLockClient client = TestClients.connect(Ensemble.shared());
+        clients.add(client);
+        return client;
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(ZooKeeperLockClient::close);
+        Ensemble.shared().proxies().forEach(proxy -> proxy.pass());
+    }
+
+    private static String name(String what) {
+        return "kinds:" + what + ":" + System.nanoTime();
+    }
+
+    @Test
+    void readersShareAndAWaitingWriterBlocksNewReaders() throws Exception {
+        String name = name("rw");
+        DistributedReadWriteLock a = client().readWriteLock(name);
+        DistributedReadWriteLock b = client().readWriteLock(name);
+        DistributedReadWriteLock c = client().readWriteLock(name);
+        Lease first = a.readLock().acquire(Duration.ofSeconds(5));
+        Lease second = b.readLock().acquire(Duration.ofSeconds(5));
+        assertThat(c.writeLock().tryAcquire(Duration.ofMillis(200))).as("readers exclude the writer").isEmpty();
+
+        CompletableFuture<Lease> writer = c.writeLock().acquireAsync(Duration.ofSeconds(10));
+        awaitWaiters(client(), name, 1);
+        assertThat(a.readLock().tryAcquire(Duration.ofMillis(300))).as("a waiting writer blocks new readers").isEmpty();
+
+        first.release();
+        assertThat(writer).as("one reader still holds").isNotDone();
+        second.release();
+        Lease written = writer.get(5, TimeUnit.SECONDS);
+        assertThat(written.token()).isGreaterThan(first.token()).isGreaterThan(second.token());
+        assertThat(b.readLock().tryAcquire(Duration.ZERO)).as("the writer excludes readers").isEmpty();
+        written.release();
+        try (Lease reader = b.readLock().acquire(Duration.ofSeconds(5))) {
+            assertThat(reader.token()).isGreaterThan(written.token());
+        }
+    }
+
+    @Test
+    void aSemaphoreAdmitsItsPermitsAndRefusesAnotherNumber() throws Exception {
+        String name = name("semaphore");
+        DistributedSemaphore two = client().semaphore(name, 2);
+        DistributedSemaphore other = client().semaphore(name, 2);
+        Lease one = two.acquire(Duration.ofSeconds(5));
+        Lease another = other.acquire(Duration.ofSeconds(5));
+        assertThat(two.available()).isZero();
+        assertThat(other.tryAcquire(Duration.ofMillis(200))).isEmpty();
+        assertThatThrownBy(() -> client().semaphore(name, 3).acquire(Duration.ofSeconds(1)))
+                .isInstanceOf(PermitsMismatchException.class).hasMessageContaining("held with 2 permits");
+        assertThat(two.available()).as("the refused acquire left no node behind (else: a mismatch)").isZero();
+        one.release();
+        assertThat(two.available()).isEqualTo(1);
+        try (Lease third = other.acquire(Duration.ofSeconds(5))) {
+            assertThat(third.token()).isGreaterThan(another.token()).isGreaterThan(one.token());
+        }
+        another.release();
+    }
+
+    @Test
+    void aFairLockGrantsInTheEnsemblesArrivalOrderAcrossClients() throws Exception {
+        String name = name("fair");
+        ZooKeeperLockClient observer = client();
+        Lease holder = client().fairLock(name).acquire(Duration.ofSeconds(5));
+        List<Integer> granted = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Void>> waiters = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            int arrival = i;
+            waiters.add(client().fairLock(name).acquireAsync(Duration.ofSeconds(20)).thenAccept(lease -> {
+                granted.add(arrival);
+                lease.release();
+            }));
+            awaitWaiters(observer, name, i + 1);
+        }
+        holder.release();
+        CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+        assertThat(granted).containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
+    void anExclusiveLeaseExcludesEveryKindAndTokensIncreaseAcrossKinds() throws Exception {
+        String name = name("mixed");
+        ZooKeeperLockClient a = client();
+        ZooKeeperLockClient b = client();
+        try (Lease exclusive = a.lock(name).acquire(Duration.ofSeconds(5))) {
+            assertThat(b.readWriteLock(name).readLock().tryAcquire(Duration.ofMillis(100))).isEmpty();
+            assertThat(b.semaphore(name, 5).tryAcquire(Duration.ofMillis(100))).isEmpty();
+            assertThat(b.fairLock(name).tryAcquire(Duration.ofMillis(100))).isEmpty();
+            assertThat(b.readWriteLock(name).writeLock().tryAcquire(Duration.ofMillis(100))).isEmpty();
+        }
+        long previous = Long.MIN_VALUE;
+        for (int round = 0; round < 3; round++) {
+            for (Supplier<Lease> acquire : List.<Supplier<Lease>>of(
+                    () -> b.readWriteLock(name).readLock().acquire(Duration.ofSeconds(5)),
+                    () -> a.semaphore(name, 2).acquire(Duration.ofSeconds(5)),
+                    () -> b.lock(name).acquire(Duration.ofSeconds(5)),
+                    () -> a.fairLock(name).acquire(Duration.ofSeconds(5)),
+                    () -> b.readWriteLock(name).writeLock().acquire(Duration.ofSeconds(5)))) {
+                Lease lease = acquire.get();
+                assertThat(lease.token()).isGreaterThan(previous);
+                previous = lease.token();
+                lease.release();
+            }
+        }
+    }
+
+    @Test
+    void inspectShowsTheQueueWithRedactedHolders() throws Exception {
+        String name = name("inspect");
+        ZooKeeperLockClient a = client();
+        assertThat(a.inspect(name).entries()).isEmpty();
+        Lease read = a.readWriteLock(name).readLock().acquire(Duration.ofSeconds(5));
+        CompletableFuture<Lease> write = client().readWriteLock(name).writeLock().acquireAsync(Duration.ofSeconds(10));
+        awaitWaiters(a, name, 1);
+        LockQueue queue = a.inspect(name);
+        assertThat(queue.entries()).extracting(LockQueue.Entry::kind).containsExactly("read", "exclusive");
+        assertThat(queue.holders()).extracting(LockQueue.Entry::kind).containsExactly("read");
+        assertThat(queue.entries()).allSatisfy(entry -> assertThat(entry.holder()).hasSize(7).endsWith("…"));
+        read.release();
+        write.get(5, TimeUnit.SECONDS).release();
+        assertThat(a.inspect(name).entries()).isEmpty();
+        assertThatThrownBy(() -> a.inspect(" ")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock name");
+    }
+
+    @Test
+    void anAcquireWhoseReplyIsLostLeavesNoNodeBehind() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = name("lost-reply");
+        ZooKeeperLockClient stalled = ZooKeeperLocks.builder().connectString(ensemble.connectString())
+                .sessionTimeout(TestClients.SESSION_TIMEOUT).operationTimeout(Duration.ofMillis(400)).build();
+        clients.add(stalled);
+        ensemble.proxies().forEach(proxy -> proxy.holdReplies());
+        // The create reaches the servers, its reply does not come back in time.
+        assertThatThrownBy(() -> stalled.lock(name).acquire(Duration.ofMillis(300))).isInstanceOf(LeaseholdException.class);
+        Thread.sleep(300);
+        ensemble.proxies().forEach(proxy -> proxy.releaseReplies());
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
+            admin.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            // No directory at all is fine too: the create never reached it, or the empty container was removed.
+            while (admin.checkExists().forPath(LockPaths.directory(name)) != null
+                    && !admin.getChildren().forPath(LockPaths.directory(name)).isEmpty()) {
+                assertThat(System.nanoTime()).as("the abandoned acquisition's node is deleted").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+        }
+        try (Lease next = client().lock(name).acquire(Duration.ofSeconds(1))) {
+            assertThat(next.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void namesThatLookLikePathsAreDataAndNeverShareALock() {
+        ZooKeeperLockClient a = client();
+        ZooKeeperLockClient b = client();
+        String base = name("path");
+        List<String> names = List.of(base + "/child", base + "%2Fchild", base + "/..", "..", ".", base + "/\u00fc",
+                base + "\u0001", base + " spaced");
+        List<Lease> held = new ArrayList<>();
+        for (String name : names) {
+            held.add(a.lock(name).acquire(Duration.ofSeconds(5)));
+        }
+        for (String name : names) {
+            assertThat(b.lock(name).tryAcquire(Duration.ZERO)).as("'%s' is held", name).isEmpty();
+            assertThat(b.inspect(name).holders()).as("'%s' has its own queue", name).hasSize(1);
+        }
+        held.forEach(Lease::release);
+        for (String name : names) {
+            b.lock(name).acquire(Duration.ofSeconds(5)).release();
+        }
+    }
+
+    /** The round trips the README quotes: two per uncontended acquire, one per release. */
+    @Test
+    void anUncontendedAcquireCostsTwoRequestsAndAReleaseOne() {
+        Ensemble ensemble = Ensemble.shared();
+        ZooKeeperLockClient client = client();
+        String name = name("cost");
+        client.lock(name).acquire(Duration.ofSeconds(5)).release();
+        int cycles = 50;
+        long before = ensemble.requestsReceived();
+        for (int i = 0; i < cycles; i++) {
+            client.lock(name).acquire(Duration.ofSeconds(5)).release();
+        }
+        // The srvr command of each server counts itself too: three per reading.
+        double perCycle = (ensemble.requestsReceived() - before - 3) / (double) cycles;
+        System.out.printf("requests per uncontended acquire + release: %.2f%n", perCycle);
+        assertThat(perCycle).isBetween(3.0, 3.2);
+    }
+
+    private static void awaitWaiters(ZooKeeperLockClient client, String name, long waiters) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (client.inspect(name).waiters() < waiters) {
+            assertThat(System.nanoTime()).as("%d waiter(s) queued on %s", waiters, name).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+}
