@@ -1,0 +1,194 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.etcd.internal.EtcdErrors;
+import dev.leasehold.etcd.internal.QueueKeys;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.PutOption;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The etcd lease behind each acquisition of one client, from its first attempt until it is
+ * released or abandoned: one etcd lease per acquisition, whose keep-alive is the engine's renewal.
+ *
+ * <p>Why one etcd lease per acquisition rather than one per client session: the engine's options
+ * then mean on etcd what they mean on every backend. A fixed lease ({@code LockOptions.fixedLease})
+ * really ends on the server when its time is up, while the client lives on; a watchdog lease is
+ * kept alive by the engine's renewal (one {@code LeaseKeepAlive} per renewal) and ends on the server
+ * at most its ttl after the renewals stopped; a release is one {@code LeaseRevoke}, which deletes the
+ * key with the lease. A session lease would keep a fixed lease's key, or a lost holder's key, alive
+ * as long as the client runs.
+ *
+ * <p>The lease's TTL on the server is the lease's ttl rounded up to whole seconds (etcd's unit, and
+ * never below etcd's minimum): the server always keeps a key at least as long as the engine's local
+ * deadline trusts it, so {@code lost()} completes before the server can give the lock to another.
+ */
+final class Acquisitions {
+
+    /** One acquisition's current etcd lease and key. */
+    record Acquisition(long leaseId, long ttlSeconds, ByteSequence key) {
+    }
+
+    /** The lease of one acquisition; replaced when it had to be granted again or lengthened. */
+    private static final class Slot {
+        volatile CompletableFuture<Acquisition> current;
+
+        Slot(CompletableFuture<Acquisition> current) {
+            this.current = current;
+        }
+    }
+
+    private final Client client;
+    private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+
+    Acquisitions(Client client) {
+        this.client = client;
+    }
+
+    /** Whole seconds, rounded up, at least 1: etcd's lease unit. */
+    static long seconds(Duration ttl) {
+        long millis = ttl.toMillis();
+        return Math.max(1, (millis + 999) / 1000);
+    }
+
+    /**
+     * The live lease of {@code holder}'s acquisition, valid for at least {@code ttl} from the time
+     * this was called: granted on the first attempt; on a later attempt the same lease, kept alive
+     * (the key keeps its place in the queue), or a new one if it expired meanwhile (the key lost
+     * its place, as a dead waiter's does).
+     */
+    CompletableFuture<Acquisition> leaseFor(String holder, QueueKeys queue, char kind, Duration ttl) {
+        Slot slot = slots.get(holder);
+        if (slot == null) {
+            Slot fresh = new Slot(grant(queue, kind, ttl));
+            slot = slots.putIfAbsent(holder, fresh);
+            if (slot == null) {
+                return fresh.current;
+            }
+        }
+        Slot known = slot;
+        CompletableFuture<Acquisition> before = known.current;
+        return before.thenCompose(acquisition -> keepAlive(acquisition).thenCompose(alive -> {
+            if (alive) {
+                return CompletableFuture.completedFuture(acquisition);
+            }
+            CompletableFuture<Acquisition> again = grant(queue, kind, ttl);
+            known.current = again;
+            return again;
+        }));
+    }
+
+    /** The current lease of {@code holder}'s acquisition, or null if none was granted. */
+    CompletableFuture<Acquisition> current(String holder) {
+        Slot slot = slots.get(holder);
+        return slot == null ? null : slot.current;
+    }
+
+    /**
+     * Extends {@code holder}'s lease to at least {@code ttl} from now, if its key still stands.
+     *
+     * @return false if the lease expired (its key is gone) or the acquisition is unknown
+     */
+    CompletableFuture<Boolean> renew(String holder, Duration ttl) {
+        Slot slot = slots.get(holder);
+        if (slot == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return slot.current.thenCompose(acquisition -> {
+            long wanted = seconds(ttl);
+            if (wanted <= acquisition.ttlSeconds()) {
+                return keepAlive(acquisition);
+            }
+            return lengthen(slot, acquisition, holder, wanted);
+        });
+    }
+
+    /**
+     * Moves the key onto a new, longer lease (etcd cannot change a lease's TTL): a put on an
+     * existing key keeps its create revision, so the token and the queue position stay.
+     */
+    private CompletableFuture<Boolean> lengthen(Slot slot, Acquisition acquisition, String holder, long seconds) {
+        return client.getLeaseClient().grant(seconds).thenCompose(granted -> client.getKVClient().txn()
+                .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
+                .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
+                .commit()
+                .thenApply(response -> {
+                    if (!response.isSucceeded()) {
+                        client.getLeaseClient().revoke(granted.getID());
+                        return false;
+                    }
+                    slot.current = CompletableFuture.completedFuture(
+                            new Acquisition(granted.getID(), seconds, acquisition.key()));
+                    client.getLeaseClient().revoke(acquisition.leaseId());
+                    return true;
+                }));
+    }
+
+    /**
+     * Forgets {@code holder}'s acquisition and revokes its lease (which deletes its key), once any
+     * grant still in flight has landed.
+     *
+     * @return whether the lease was still live (the key was still ours until now)
+     */
+    CompletableFuture<Boolean> revoke(String holder) {
+        Slot slot = slots.remove(holder);
+        if (slot == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return slot.current.handle((acquisition, grantFailed) -> acquisition)
+                .thenCompose(acquisition -> {
+                    if (acquisition == null) {
+                        return CompletableFuture.completedFuture(false);
+                    }
+                    return client.getLeaseClient().revoke(acquisition.leaseId())
+                            .handle((revoked, error) -> {
+                                if (error == null) {
+                                    return true;
+                                }
+                                if (EtcdErrors.isLeaseNotFound(error)) {
+                                    return false;
+                                }
+                                // Not settled: keep it, so a retried release (or abandon) tries again.
+                                slots.putIfAbsent(holder, slot);
+                                throw new CompletionException(EtcdErrors.unwrap(error));
+                            });
+                });
+    }
+
+    /** Acquisitions this client has not released or abandoned yet. */
+    int size() {
+        return slots.size();
+    }
+
+    private CompletableFuture<Acquisition> grant(QueueKeys queue, char kind, Duration ttl) {
+        long seconds = seconds(ttl);
+        return client.getLeaseClient().grant(seconds)
+                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(kind, granted.getID())));
+    }
+
+    /** One keep-alive: true if the lease lives on, false if it had expired. */
+    private CompletableFuture<Boolean> keepAlive(Acquisition acquisition) {
+        return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
+            if (error == null) {
+                return response.getTTL() > 0;
+            }
+            if (EtcdErrors.isLeaseNotFound(error)) {
+                return false;
+            }
+            throw new CompletionException(EtcdErrors.unwrap(error));
+        });
+    }
+
+    static ByteSequence value(String holder) {
+        return ByteSequence.from(holder, StandardCharsets.UTF_8);
+    }
+}
