@@ -35,6 +35,9 @@ public final class EtcdLocks {
 
     /** Where lock keys live unless {@link Builder#keyPrefix(String)} says otherwise. */
     public static final String DEFAULT_KEY_PREFIX = "leasehold/";
+    private static final long RETRY_DELAY_MILLIS = 50;
+    /** The first call also sets up the gRPC channel: it may take longer than later calls. */
+    private static final Duration MIN_CONNECT_WAIT = Duration.ofSeconds(2);
 
     private EtcdLocks() {
     }
@@ -157,7 +160,8 @@ public final class EtcdLocks {
         }
 
         /**
-         * Bound on every single call to etcd (default 3 s); also the connect check's bound.
+         * Bound on every single call to etcd (default 3 s); also the connect check's bound, which is
+         * at least 2 s (the first call also sets up the connection).
          *
          * @throws IllegalArgumentException if outside [1 ms, 5 min]
          */
@@ -214,8 +218,11 @@ public final class EtcdLocks {
             ClientBuilder builder = Client.builder()
                     .endpoints(endpoints.toArray(URI[]::new))
                     .connectTimeout(operationTimeout)
-                    // jetcd retries safe calls after a connection failure; never for longer than a call may take.
-                    .retryMaxDuration(operationTimeout);
+                    // jetcd retries safe calls after a connection failure (acquire is safe to repeat, see
+                    // EtcdQueueProtocol): soon, and never for much longer than a call may take.
+                    .retryDelay(RETRY_DELAY_MILLIS)
+                    .retryMaxDelay(10 * RETRY_DELAY_MILLIS)
+                    .retryMaxDuration(operationTimeout.plusMillis(2 * RETRY_DELAY_MILLIS));
             if (user != null) {
                 builder.user(ByteSequence.from(user, StandardCharsets.UTF_8))
                         .password(ByteSequence.from(password, StandardCharsets.UTF_8));
@@ -227,7 +234,7 @@ public final class EtcdLocks {
             try {
                 client.getKVClient().get(ByteSequence.from(keyPrefix, StandardCharsets.UTF_8),
                                 GetOption.builder().withCountOnly(true).isPrefix(true).build())
-                        .get(operationTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                        .get(Math.max(operationTimeout.toMillis(), MIN_CONNECT_WAIT.toMillis()), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw EtcdErrors.translate(description, "connect", e);

@@ -46,30 +46,30 @@ public final class EtcdErrors {
         String message = String.valueOf(cause.getMessage());
         Status.Code code = cause instanceof EtcdException etcd ? toCode(etcd) : Status.fromThrowable(cause).getCode();
         if (message.contains("authentication failed") || message.contains("invalid user ID or password")) {
-            return new LockUnavailableException(operation + " failed: etcd at " + endpoints + " rejected the user or its"
+            return new LockUnavailableException(operation + " failed: " + endpoints + " rejected the user or its"
                     + " password; check EtcdLocks.builder().user(...).password(...)",
                     new NodeFailure(endpoints, NodeFailure.Kind.AUTHENTICATION, cause));
         }
         if (code == Status.Code.PERMISSION_DENIED || message.contains("permission denied")) {
-            return new LockUnavailableException(operation + " failed: etcd at " + endpoints + " denied the user access;"
+            return new LockUnavailableException(operation + " failed: " + endpoints + " denied the user access;"
                     + " grant its role readwrite on the key prefix (etcdctl role grant-permission --prefix)",
                     new NodeFailure(endpoints, NodeFailure.Kind.AUTHENTICATION, cause));
         }
         if (message.contains("user name is empty") || code == Status.Code.UNAUTHENTICATED) {
-            return new LockUnavailableException(operation + " failed: etcd at " + endpoints + " has authentication"
+            return new LockUnavailableException(operation + " failed: " + endpoints + " has authentication"
                     + " enabled; give a user and password with EtcdLocks.builder().user(...).password(...)",
                     new NodeFailure(endpoints, NodeFailure.Kind.AUTHENTICATION, cause));
         }
         if (cause instanceof TimeoutException || code == Status.Code.DEADLINE_EXCEEDED) {
-            return new LockUnavailableException(operation + ": etcd at " + endpoints + " did not answer in time; check"
+            return new LockUnavailableException(operation + ": " + endpoints + " did not answer in time; check"
                     + " that the cluster is running, reachable, and has a leader",
                     new NodeFailure(endpoints, NodeFailure.Kind.TIMED_OUT, cause));
         }
         if (code == Status.Code.UNAVAILABLE) {
-            return new LockUnavailableException(operation + " failed: etcd at " + endpoints + " is unreachable or has no"
+            return new LockUnavailableException(operation + " failed: " + endpoints + " is unreachable or has no"
                     + " leader: " + message, new NodeFailure(endpoints, NodeFailure.Kind.REFUSED, cause));
         }
-        return new LockUnavailableException(operation + " failed at etcd " + endpoints + ": " + cause,
+        return new LockUnavailableException(operation + " failed at " + endpoints + ": " + cause,
                 new NodeFailure(endpoints, NodeFailure.Kind.ERROR, cause));
     }
 

@@ -1,0 +1,41 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
+import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.testkit.contract.LockClientContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The shared contract for the write lock of the etcd read-write lock, against a real three-member cluster. */
+class EtcdWriteLockContractTest extends LockClientContract {
+
+    private static EtcdCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EtcdCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @Override
+    protected LockClient connect() {
+        return EtcdLocks.connect(cluster.endpoints());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        cluster.pauseAll();
+        return cluster::resumeAll;
+    }
+
+    @Override
+    protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+        return client.readWriteLock(name, options).writeLock();
+    }
+}
