@@ -12,11 +12,15 @@ import dev.leasehold.testkit.history.CounterWorkload;
 import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Verdict;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.options.GetOption;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +105,15 @@ class EtcdFaultTest {
         long cut = System.nanoTime();
         proxy.blackhole();
         CompletableFuture<Long> lostAt = old.lost().toCompletableFuture().thenApply(lost -> System.nanoTime());
+        // What the servers hold at the moment the holder learns of its loss: its key, still alive.
+        CompletableFuture<Long> serverKeysAtLoss = old.lost().toCompletableFuture().thenApply(lost -> {
+            try (Client admin = Client.builder().endpoints(cluster.endpoints().split(",")).build()) {
+                return admin.getKVClient().get(ByteSequence.from("leasehold/fault:partition/", StandardCharsets.UTF_8),
+                        GetOption.builder().isPrefix(true).withCountOnly(true).build()).get(5, TimeUnit.SECONDS).getCount();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
         CompletableFuture<Lease> next = other.lock("fault:partition").acquireAsync(Duration.ofSeconds(20));
         Lease taken = next.get(20, TimeUnit.SECONDS);
         long takenAt = System.nanoTime();
@@ -108,6 +121,8 @@ class EtcdFaultTest {
         assertThat(lostAt).as("lost() completed before another client got the lock").isDone();
         assertThat(lostAt.get()).isLessThan(takenAt);
         assertThat(Duration.ofNanos(lostAt.get() - cut)).as("lost within one ttl of the cut").isLessThan(ttl);
+        assertThat(serverKeysAtLoss.get(10, TimeUnit.SECONDS)).as("the old key outlived the holder's trust in it")
+                .isGreaterThanOrEqualTo(1);
         assertThat(taken.token()).isGreaterThan(old.token());
         guard.admit("account:7", taken.token(), () -> "new holder's write");
         assertThatThrownBy(() -> guard.admit("account:7", old.token(), () -> "late write"))

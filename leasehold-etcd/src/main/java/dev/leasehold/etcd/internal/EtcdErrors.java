@@ -43,7 +43,12 @@ public final class EtcdErrors {
         if (cause instanceof LeaseholdException leasehold) {
             return leasehold;
         }
-        String message = String.valueOf(cause.getMessage());
+        // jetcd wraps the server's reason (a failed authentication) in its own status: read the whole chain.
+        StringBuilder chain = new StringBuilder();
+        for (Throwable each = cause; each != null && chain.length() < 4_000; each = each.getCause()) {
+            chain.append(each.getMessage()).append('\n');
+        }
+        String message = chain.toString();
         Status.Code code = cause instanceof EtcdException etcd ? toCode(etcd) : Status.fromThrowable(cause).getCode();
         if (message.contains("authentication failed") || message.contains("invalid user ID or password")) {
             return new LockUnavailableException(operation + " failed: " + endpoints + " rejected the user or its"
@@ -67,7 +72,7 @@ public final class EtcdErrors {
         }
         if (code == Status.Code.UNAVAILABLE) {
             return new LockUnavailableException(operation + " failed: " + endpoints + " is unreachable or has no"
-                    + " leader: " + message, new NodeFailure(endpoints, NodeFailure.Kind.REFUSED, cause));
+                    + " leader: " + cause.getMessage(), new NodeFailure(endpoints, NodeFailure.Kind.REFUSED, cause));
         }
         return new LockUnavailableException(operation + " failed at " + endpoints + ": " + cause,
                 new NodeFailure(endpoints, NodeFailure.Kind.ERROR, cause));
