@@ -66,10 +66,10 @@ final class Acquisitions {
      * (the key keeps its place in the queue), or a new one if it expired meanwhile (the key lost
      * its place, as a dead waiter's does).
      */
-    CompletableFuture<Acquisition> leaseFor(String holder, QueueKeys queue, char kind, Duration ttl) {
+    CompletableFuture<Acquisition> leaseFor(String holder, QueueKeys queue, String tag, Duration ttl) {
         Slot slot = slots.get(holder);
         if (slot == null) {
-            Slot fresh = new Slot(grant(queue, kind, ttl));
+            Slot fresh = new Slot(grant(queue, tag, ttl));
             slot = slots.putIfAbsent(holder, fresh);
             if (slot == null) {
                 return fresh.current;
@@ -81,7 +81,7 @@ final class Acquisitions {
             if (alive) {
                 return CompletableFuture.completedFuture(acquisition);
             }
-            CompletableFuture<Acquisition> again = grant(queue, kind, ttl);
+            CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
             known.current = again;
             return again;
         }));
@@ -169,10 +169,10 @@ final class Acquisitions {
         return slots.size();
     }
 
-    private CompletableFuture<Acquisition> grant(QueueKeys queue, char kind, Duration ttl) {
+    private CompletableFuture<Acquisition> grant(QueueKeys queue, String tag, Duration ttl) {
         long seconds = seconds(ttl);
         return client.getLeaseClient().grant(seconds)
-                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(kind, granted.getID())));
+                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID())));
     }
 
     /** One keep-alive: true if the lease lives on, false if it had expired. */

@@ -3,12 +3,25 @@ package dev.leasehold.etcd;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.LockClient;
+import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.LockOptions;
+import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.spi.Admission;
+import dev.leasehold.etcd.internal.EtcdErrors;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.GetOption;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A {@link LockClient} on an etcd cluster. Create it with {@link EtcdLocks#connect(String)},
@@ -41,6 +54,13 @@ public final class EtcdLockClient implements LockClient {
     private final EtcdQueueProtocol fair;
     private final EtcdQueueProtocol readers;
     private final EtcdQueueProtocol writers;
+    /**
+     * One protocol per number of permits, shared by every semaphore with that number: the engine
+     * keys its local bookkeeping (queues, Java views) by protocol and name.
+     */
+    private final Map<Integer, EtcdQueueProtocol> permitProtocols = new ConcurrentHashMap<>();
+    private final String keyPrefix;
+    private final Duration operationTimeout;
     private volatile boolean closed;
 
     EtcdLockClient(Client client, boolean ownsClient, String description, String keyPrefix,
@@ -49,14 +69,16 @@ public final class EtcdLockClient implements LockClient {
         this.ownsClient = ownsClient;
         this.description = description;
         this.engine = new LeaseEngine(settings, description);
+        this.keyPrefix = keyPrefix;
+        this.operationTimeout = settings.operationTimeout();
         this.acquisitions = new Acquisitions(client);
-        this.mutex = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueKeys.EXCLUSIVE, Admission.EXCLUSIVE,
+        this.mutex = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.EXCLUSIVE,
                 description);
-        this.fair = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueKeys.EXCLUSIVE, Admission.SHARED,
+        this.fair = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.SHARED,
                 description);
-        this.readers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueKeys.SHARED, Admission.SHARED,
+        this.readers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.READ, Admission.SHARED,
                 description);
-        this.writers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueKeys.EXCLUSIVE, Admission.EXCLUSIVE,
+        this.writers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.EXCLUSIVE,
                 description);
     }
 
@@ -105,6 +127,68 @@ public final class EtcdLockClient implements LockClient {
     @Override
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
         return ReadWriteLockPair.of(engine, name, options, readers, writers);
+    }
+
+    /**
+     * A semaphore of {@code permits} leases on {@code name}: each acquire takes one permit as a
+     * lease of its own (its own etcd lease and token from the revision counter). Permits are granted
+     * in arrival order: the first {@code permits} keys of the name's permit queue hold, later ones wait
+     * and watch the queue. A holder that dies gives its permit back when its etcd lease expires
+     * (its ttl rounded up to seconds). Permit keys share the name's directory with its locks, but
+     * neither kind looks at the other's keys: they share only the token sequence.
+     *
+     * <p>The number of permits is in each permit's key: an acquire that finds a live permit taken
+     * under another number fails with {@link PermitsMismatchException} (its key is removed again);
+     * this checks it once (one round trip) at creation.
+     *
+     * @throws IllegalArgumentException if the name is unusable, options is null, permits is outside
+     *                                  [1, {@link DistributedSemaphore#MAX_PERMITS}], or live permits
+     *                                  hold the name with another number
+     * @throws dev.leasehold.LockUnavailableException if the cluster cannot be reached for the check
+     * @throws dev.leasehold.LockClientClosedException if this client is closed
+     */
+    @Override
+    public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        if (permits < 1 || permits > DistributedSemaphore.MAX_PERMITS) {
+            throw new IllegalArgumentException("permits must be between 1 and " + DistributedSemaphore.MAX_PERMITS
+                    + ", got " + permits);
+        }
+        EtcdQueueProtocol protocol = permitProtocols.computeIfAbsent(permits, n -> new EtcdQueueProtocol(client,
+                acquisitions, keyPrefix, QueueRule.permits(n), Admission.SHARED, description));
+        EtcdSemaphore semaphore = new EtcdSemaphore(permits, engine.lock(name, options, protocol), this::available);
+        try {
+            available(semaphore);
+        } catch (PermitsMismatchException mismatch) {
+            throw new IllegalArgumentException(mismatch.getMessage(), mismatch);
+        }
+        return semaphore;
+    }
+
+    /** Permits free now: permits minus the live permit keys of the name, checked against their number. */
+    private int available(EtcdSemaphore semaphore) {
+        engine.ensureOpen();
+        QueueKeys queue = QueueKeys.of(keyPrefix, semaphore.name());
+        List<KeyValue> keys;
+        try {
+            keys = client.getKVClient().get(queue.directory(), GetOption.builder().isPrefix(true).withKeysOnly(true).build())
+                    .get(operationTimeout.toMillis(), TimeUnit.MILLISECONDS).getKvs();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw EtcdErrors.translate(description, "the count of permits of '" + semaphore.name() + "'", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw EtcdErrors.translate(description, "the count of permits of '" + semaphore.name() + "'", e);
+        }
+        int live = 0;
+        for (KeyValue key : keys) {
+            if (queue.kindOf(key.getKey()) == QueueKeys.PERMIT) {
+                int heldWith = queue.permitsOf(key.getKey());
+                if (heldWith != semaphore.permits()) {
+                    throw new PermitsMismatchException(semaphore.name(), heldWith, semaphore.permits());
+                }
+                live++;
+            }
+        }
+        return Math.max(0, semaphore.permits() - live);
     }
 
     @Override

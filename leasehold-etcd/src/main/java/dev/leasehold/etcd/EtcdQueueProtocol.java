@@ -29,9 +29,12 @@ import java.util.concurrent.CompletableFuture;
  * One lock kind on etcd, as a rule over a queue of keys ordered by create revision: every
  * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to its
  * own etcd lease, and holds the lock when no key ahead of it blocks it. An exclusive key (mutex,
- * fair lock, write lock) is blocked by any earlier key; a read key only by an earlier exclusive one.
- * A blocked acquisition watches the nearest blocking key ahead of it for its deletion (release,
- * expiry or revocation), so a release wakes one waiter, not a herd. The token is the key's create
+ * fair lock, write lock) is blocked by any earlier lock key; a read key only by an earlier exclusive
+ * one.
+ * A semaphore permit holds while fewer than its number of permits are ahead ({@link QueueRule}).
+ * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
+ * expiry or revocation), so a release wakes one waiter, not a herd; a blocked permit watches the
+ * whole queue, since any earlier permit's release frees a place. The token is the key's create
  * revision, which etcd's whole keyspace draws from one increasing counter: every later holder of the
  * name, of any kind, gets a greater one.
  *
@@ -56,20 +59,20 @@ final class EtcdQueueProtocol implements LockProtocol {
     private final Client client;
     private final Acquisitions acquisitions;
     private final String keyPrefix;
-    private final char kind;
+    private final QueueRule rule;
     private final Admission admission;
     private final String description;
 
     /**
-     * @param kind      {@link QueueKeys#EXCLUSIVE} or {@link QueueKeys#SHARED}
+     * @param rule      the kind's rule over the queue
      * @param admission how one client's own acquisitions of a name reach etcd
      */
-    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, char kind, Admission admission,
+    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, QueueRule rule, Admission admission,
                       String description) {
         this.client = client;
         this.acquisitions = acquisitions;
         this.keyPrefix = keyPrefix;
-        this.kind = kind;
+        this.rule = rule;
         this.admission = admission;
         this.description = description;
     }
@@ -87,9 +90,9 @@ final class EtcdQueueProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
-        return acquisitions.leaseFor(request.holder(), queue, kind, request.ttl())
+        return acquisitions.leaseFor(request.holder(), queue, rule.tag(), request.ttl())
                 .thenCompose(acquisition -> enqueue(queue, acquisition, request.holder())
-                        .thenApply(response -> decide(queue, acquisition.key(), request.holder(), response)));
+                        .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)));
     }
 
     /** Creates the key if absent and reads the queue, in one transaction; a repeat finds the key. */
@@ -103,7 +106,7 @@ final class EtcdQueueProtocol implements LockProtocol {
                 .commit();
     }
 
-    private Attempt decide(QueueKeys queue, ByteSequence key, String holder, TxnResponse response) {
+    private Attempt decide(QueueKeys queue, String name, ByteSequence key, String holder, TxnResponse response) {
         if (!response.isSucceeded()) {
             List<KeyValue> own = response.getGetResponses().get(0).getKvs();
             if (own.isEmpty() || !own.get(0).getValue().equals(Acquisitions.value(holder))) {
@@ -112,24 +115,20 @@ final class EtcdQueueProtocol implements LockProtocol {
             }
         }
         List<KeyValue> keys = response.getGetResponses().get(response.getGetResponses().size() - 1).getKvs();
-        long mine = 0;
-        KeyValue blocker = null;
-        for (KeyValue entry : keys) {
-            if (entry.getKey().equals(key)) {
-                mine = entry.getCreateRevision();
-                break;
-            }
-            if (kind == QueueKeys.EXCLUSIVE || queue.kindOf(entry.getKey()) == QueueKeys.EXCLUSIVE) {
-                blocker = entry;
-            }
+        int position = 0;
+        while (position < keys.size() && !keys.get(position).getKey().equals(key)) {
+            position++;
         }
-        if (mine == 0) {
+        if (position == keys.size()) {
             throw new IllegalStateException("etcd key " + key + " of this acquisition is missing from its queue");
         }
-        if (blocker == null) {
-            return Attempt.acquired(mine);
+        QueueRule.Watch blocked = rule.blockedBy(queue, name, keys.subList(0, position), keys);
+        if (blocked == null) {
+            return Attempt.acquired(keys.get(position).getCreateRevision());
         }
-        return new Attempt.Held(null, deletionOf(blocker.getKey(), response.getHeader().getRevision() + 1));
+        long from = response.getHeader().getRevision() + 1;
+        return new Attempt.Held(null, blocked.wholeQueue() ? deletionUnder(queue.directory(), from)
+                : deletionOf(blocked.key().getKey(), from));
     }
 
     /**
@@ -137,9 +136,18 @@ final class EtcdQueueProtocol implements LockProtocol {
      * the read and the watch is not missed), or when the watch fails; cancelling it ends the watch.
      */
     private CompletableFuture<Wake> deletionOf(ByteSequence key, long fromRevision) {
+        return watchDeletions(key, WatchOption.builder().withRevision(fromRevision).withNoPut(true).build());
+    }
+
+    /** Completes at the next deletion of any key under {@code directory} at or after {@code fromRevision}. */
+    private CompletableFuture<Wake> deletionUnder(ByteSequence directory, long fromRevision) {
+        return watchDeletions(directory,
+                WatchOption.builder().isPrefix(true).withRevision(fromRevision).withNoPut(true).build());
+    }
+
+    private CompletableFuture<Wake> watchDeletions(ByteSequence key, WatchOption option) {
         CompletableFuture<Wake> deleted = new CompletableFuture<>();
-        Watch.Watcher watcher = client.getWatchClient().watch(key,
-                WatchOption.builder().withRevision(fromRevision).withNoPut(true).build(),
+        Watch.Watcher watcher = client.getWatchClient().watch(key, option,
                 Watch.listener(response -> {
                     if (!response.getEvents().isEmpty()) {
                         deleted.complete(Wake.RETRY);

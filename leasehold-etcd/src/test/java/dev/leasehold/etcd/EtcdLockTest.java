@@ -2,9 +2,11 @@ package dev.leasehold.etcd;
 
 import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
+import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.testkit.fault.FaultProxy;
@@ -101,20 +103,17 @@ class EtcdLockTest {
     @Test
     void aRetriedAcquireFindsItsOwnKeyAndNeverCreatesASecond() throws Exception {
         FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.clientPort(cluster.leader())));
-        EtcdLockClient locks = track(EtcdLocks.connect("http://" + proxy.host() + ":" + proxy.port()));
+        EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
+                .operationTimeout(Duration.ofSeconds(10)).connect());
         DistributedLock lock = locks.lock("retry:1");
         lock.acquire(Duration.ofSeconds(5)).release(); // the connection is up and warm
 
-        proxy.holdReplies();
-        CompletableFuture<Lease> pending = lock.acquireAsync(Duration.ofSeconds(20));
-        // The lease grant reaches etcd (a loopback round trip takes far less); let its reply through,
-        // then hold the transaction's reply.
-        Thread.sleep(300);
-        assertThat(queue("retry:1")).as("the transaction waits for the grant's reply").isEmpty();
-        proxy.releaseReplies();
-        proxy.holdReplies();
+        // Every chunk takes 400 ms each way: the transaction is applied 400 ms before its reply arrives.
+        proxy.latency(Duration.ofMillis(400));
+        CompletableFuture<Lease> pending = lock.acquireAsync(Duration.ofSeconds(30));
         awaitTrue(() -> !queue("retry:1").isEmpty());
-        assertThat(pending).as("the transaction's reply is held, so jetcd has not seen it").isNotDone();
+        proxy.blackhole(); // the reply on its way is dropped
+        assertThat(pending).as("the transaction's reply had not arrived").isNotDone();
         long created = queue("retry:1").get(0).getCreateRevision();
 
         proxy.cutAll(); // the reply is lost with the connection: jetcd sends the transaction again
@@ -165,6 +164,33 @@ class EtcdLockTest {
         try (Lease third = late.get(5, TimeUnit.SECONDS)) {
             assertThat(third.token()).isGreaterThan(second.token());
         }
+    }
+
+    @Test
+    void aSemaphoreHoldsItsPermitsAndWakesAWaiterWhenOneIsReleased() throws Exception {
+        DistributedSemaphore first = client().semaphore("sem:1", 2);
+        Lease a = first.acquire(Duration.ofSeconds(5));
+        Lease b = client().semaphore("sem:1", 2).acquire(Duration.ofSeconds(5));
+        assertThat(first.available()).isZero();
+        DistributedSemaphore third = client().semaphore("sem:1", 2);
+        assertThat(third.tryAcquire(Duration.ofMillis(200))).isEmpty();
+        CompletableFuture<Lease> waiting = third.acquireAsync(Duration.ofSeconds(10));
+        awaitTrue(() -> queue("sem:1").size() == 3);
+        long released = System.nanoTime();
+        a.release(); // the older permit: the waiter watches the whole queue, not only the key before it
+        try (Lease c = waiting.get(5, TimeUnit.SECONDS)) {
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).as("woken by the watch, not the re-check")
+                    .isLessThan(Duration.ofMillis(500));
+            assertThat(c.token()).isGreaterThan(b.token()).isGreaterThan(a.token());
+        }
+        assertThatThrownBy(() -> client().semaphore("sem:1", 3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("held with 2 permits");
+        DistributedSemaphore early = client().semaphore("sem:2", 3);
+        try (Lease held = client().semaphore("sem:2", 1).acquire(Duration.ofSeconds(5))) {
+            assertThatThrownBy(() -> early.acquire(Duration.ofSeconds(1))).isInstanceOf(PermitsMismatchException.class);
+            awaitTrue(() -> queue("sem:2").size() == 1); // the refused acquire's clean-up removes its key
+        }
+        b.release();
     }
 
     @Test
