@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The etcd lease behind each acquisition of one client, from its first attempt until it is
@@ -61,36 +63,45 @@ final class Acquisitions {
     }
 
     /**
-     * The live lease of {@code holder}'s acquisition, valid for at least {@code ttl} from the time
-     * this was called: granted on the first attempt; on a later attempt the same lease, kept alive
-     * (the key keeps its place in the queue), or a new one if it expired meanwhile (the key lost
-     * its place, as a dead waiter's does).
+     * Runs {@code use} with the live lease of {@code holder}'s acquisition, one that was granted or
+     * kept alive after this was called (so it lives at least {@code ttl} from now): granted on the
+     * first attempt; on a later attempt the same lease (the key keeps its place in the queue), kept
+     * alive by a {@code LeaseKeepAlive} sent alongside {@code use}'s calls, not before them, which
+     * saves a round trip per attempt. If the lease had expired meanwhile, {@code use}'s result is
+     * dropped ({@code discard}) and it runs again with a new lease (the key lost its place, as a dead
+     * waiter's does).
      */
-    CompletableFuture<Acquisition> leaseFor(String holder, QueueKeys queue, String tag, Duration ttl) {
+    <T> CompletableFuture<T> withLease(String holder, QueueKeys queue, String tag, Duration ttl,
+                                       Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
         Slot slot = slots.get(holder);
         if (slot == null) {
             Slot fresh = new Slot(grant(queue, tag, ttl));
             slot = slots.putIfAbsent(holder, fresh);
             if (slot == null) {
-                return fresh.current;
+                return fresh.current.thenCompose(use);
             }
         }
         Slot known = slot;
-        CompletableFuture<Acquisition> before = known.current;
-        return before.thenCompose(acquisition -> keepAlive(acquisition).thenCompose(alive -> {
-            if (alive) {
-                return CompletableFuture.completedFuture(acquisition);
-            }
-            CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
-            known.current = again;
-            return again;
-        }));
-    }
-
-    /** The current lease of {@code holder}'s acquisition, or null if none was granted. */
-    CompletableFuture<Acquisition> current(String holder) {
-        Slot slot = slots.get(holder);
-        return slot == null ? null : slot.current;
+        return known.current.thenCompose(acquisition -> {
+            CompletableFuture<Boolean> alive = keepAlive(acquisition);
+            CompletableFuture<T> used = use.apply(acquisition);
+            return alive.handle((isAlive, error) -> {
+                if (error != null || !isAlive) {
+                    used.thenAccept(discard);
+                }
+                if (error != null) {
+                    throw new CompletionException(EtcdErrors.unwrap(error));
+                }
+                return isAlive;
+            }).thenCompose(isAlive -> {
+                if (isAlive) {
+                    return used;
+                }
+                CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
+                known.current = again;
+                return again.thenCompose(use);
+            });
+        });
     }
 
     /**

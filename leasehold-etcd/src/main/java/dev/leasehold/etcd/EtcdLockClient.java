@@ -6,18 +6,25 @@ import dev.leasehold.LockClient;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
+import dev.leasehold.engine.HolderIds;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.Args;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.LeaseOption;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -168,16 +175,9 @@ public final class EtcdLockClient implements LockClient {
     private int available(EtcdSemaphore semaphore) {
         engine.ensureOpen();
         QueueKeys queue = QueueKeys.of(keyPrefix, semaphore.name());
-        List<KeyValue> keys;
-        try {
-            keys = client.getKVClient().get(queue.directory(), GetOption.builder().isPrefix(true).withKeysOnly(true).build())
-                    .get(operationTimeout.toMillis(), TimeUnit.MILLISECONDS).getKvs();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw EtcdErrors.translate(description, "the count of permits of '" + semaphore.name() + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw EtcdErrors.translate(description, "the count of permits of '" + semaphore.name() + "'", e);
-        }
+        List<KeyValue> keys = await(client.getKVClient().get(queue.directory(),
+                GetOption.builder().isPrefix(true).withKeysOnly(true).build()), "the count of permits of '"
+                + semaphore.name() + "'").getKvs();
         int live = 0;
         for (KeyValue key : keys) {
             if (queue.kindOf(key.getKey()) == QueueKeys.PERMIT) {
@@ -189,6 +189,49 @@ public final class EtcdLockClient implements LockClient {
             }
         }
         return Math.max(0, semaphore.permits() - live);
+    }
+
+    /**
+     * Reads the lock's queue: its oldest holder (redacted), how many hold it, the oldest holder's
+     * token and remaining lease, and the waiters behind. One range request, plus one lease lookup
+     * when held.
+     *
+     * @throws IllegalArgumentException if the name is unusable
+     * @throws dev.leasehold.LockUnavailableException if the cluster cannot be reached
+     * @throws dev.leasehold.LockClientClosedException if this client is closed
+     */
+    public EtcdLockInfo inspect(String name) {
+        engine.ensureOpen();
+        QueueKeys queue = QueueKeys.of(keyPrefix, Args.lockName(name));
+        String operation = "the inspection of '" + name + "'";
+        List<KeyValue> locks = await(client.getKVClient().get(queue.directory(), GetOption.builder().isPrefix(true)
+                .withSortField(GetOption.SortTarget.CREATE).withSortOrder(GetOption.SortOrder.ASCEND).build()), operation)
+                .getKvs().stream().filter(key -> queue.kindOf(key.getKey()) != QueueKeys.PERMIT).toList();
+        if (locks.isEmpty()) {
+            return new EtcdLockInfo(name, Optional.empty(), 0, OptionalLong.empty(), Optional.empty(), 0);
+        }
+        KeyValue oldest = locks.get(0);
+        int holders = 1;
+        if (queue.kindOf(oldest.getKey()) == QueueKeys.SHARED) {
+            while (holders < locks.size() && queue.kindOf(locks.get(holders).getKey()) == QueueKeys.SHARED) {
+                holders++;
+            }
+        }
+        long ttl = await(client.getLeaseClient().timeToLive(oldest.getLease(), LeaseOption.DEFAULT), operation).getTTL();
+        return new EtcdLockInfo(name, Optional.of(HolderIds.redact(oldest.getValue().toString(StandardCharsets.UTF_8))),
+                holders, OptionalLong.of(oldest.getCreateRevision()),
+                ttl >= 0 ? Optional.of(Duration.ofSeconds(ttl)) : Optional.empty(), locks.size() - holders);
+    }
+
+    private <T> T await(CompletableFuture<T> call, String operation) {
+        try {
+            return call.get(operationTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw EtcdErrors.translate(description, operation, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw EtcdErrors.translate(description, operation, e);
+        }
     }
 
     @Override

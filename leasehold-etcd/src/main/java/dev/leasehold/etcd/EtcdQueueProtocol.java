@@ -44,8 +44,8 @@ import java.util.concurrent.CompletableFuture;
  * repeated attempt finds that key and takes its place, so one acquisition never has two keys.
  *
  * <p>Round trips: the first attempt is a {@code LeaseGrant} and one {@code Txn}; a later attempt a
- * {@code LeaseKeepAlive} (keeping the waiting key alive) and the {@code Txn}; a renewal one
- * {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key.
+ * {@code LeaseKeepAlive} (keeping the waiting key alive) sent together with the {@code Txn}; a
+ * renewal one {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key.
  */
 final class EtcdQueueProtocol implements LockProtocol {
 
@@ -90,9 +90,17 @@ final class EtcdQueueProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
-        return acquisitions.leaseFor(request.holder(), queue, rule.tag(), request.ttl())
-                .thenCompose(acquisition -> enqueue(queue, acquisition, request.holder())
-                        .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)));
+        return acquisitions.withLease(request.holder(), queue, rule.tag(), request.ttl(),
+                acquisition -> enqueue(queue, acquisition, request.holder())
+                        .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)),
+                EtcdQueueProtocol::discard);
+    }
+
+    /** Ends the watch of an attempt made with a lease that turned out to have expired. */
+    private static void discard(Attempt attempt) {
+        if (attempt instanceof Attempt.Held held && held.wake() instanceof CompletableFuture<Wake> wake) {
+            wake.cancel(false);
+        }
     }
 
     /** Creates the key if absent and reads the queue, in one transaction; a repeat finds the key. */

@@ -3,10 +3,6 @@ package dev.leasehold.etcd;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
-import dev.leasehold.launcher.EtcdCluster;
-import dev.leasehold.testkit.contract.LockClientContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -16,30 +12,7 @@ import org.junit.jupiter.api.Tag;
  * about half a minute; the read side is tested by {@link EtcdLockTest}.
  */
 @Tag("faults")
-class EtcdWriteLockContractTest extends LockClientContract {
-
-    private static EtcdCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
-    @Override
-    protected LockClient connect() {
-        return EtcdLocks.connect(cluster.endpoints());
-    }
-
-    @Override
-    protected AutoCloseable pauseBackend() {
-        cluster.pauseAll();
-        return cluster::resumeAll;
-    }
+class EtcdWriteLockContractTest extends EtcdContract {
 
     @Override
     protected DistributedLock lock(LockClient client, String name, LockOptions options) {

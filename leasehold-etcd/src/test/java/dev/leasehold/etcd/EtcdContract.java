@@ -1,0 +1,37 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.LockClient;
+import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.testkit.contract.LockClientContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The shared contract against a real three-member etcd cluster, started per suite; freezing the
+ * backend is SIGSTOP on every member. Each kind's suite overrides only the contract's lock hook.
+ */
+abstract class EtcdContract extends LockClientContract {
+
+    private static EtcdCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EtcdCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @Override
+    protected LockClient connect() {
+        return EtcdLocks.connect(cluster.endpoints());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        cluster.pauseAll();
+        return cluster::resumeAll;
+    }
+}
