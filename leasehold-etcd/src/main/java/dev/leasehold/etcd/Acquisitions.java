@@ -8,6 +8,7 @@ import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.PutOption;
+import io.grpc.Status;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -49,11 +51,19 @@ final class Acquisitions {
         }
     }
 
+    private static final long KEEP_ALIVE_RETRY_MILLIS = 50;
+
     private final Client client;
     private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+    private final long retryNanos;
 
-    Acquisitions(Client client) {
+    /**
+     * @param retryFor how long a keep-alive refused for want of a leader (an election going on) is
+     *                 retried; jetcd retries its other calls on its own, but not this stream
+     */
+    Acquisitions(Client client, Duration retryFor) {
         this.client = client;
+        this.retryNanos = retryFor.toNanos();
     }
 
     /** Whole seconds, rounded up, at least 1: etcd's lease unit. */
@@ -188,15 +198,25 @@ final class Acquisitions {
 
     /** One keep-alive: true if the lease lives on, false if it had expired. */
     private CompletableFuture<Boolean> keepAlive(Acquisition acquisition) {
+        return keepAlive(acquisition, System.nanoTime() + retryNanos);
+    }
+
+    private CompletableFuture<Boolean> keepAlive(Acquisition acquisition, long giveUpAtNanos) {
         return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
             if (error == null) {
-                return response.getTTL() > 0;
+                return CompletableFuture.completedFuture(response.getTTL() > 0);
             }
             if (EtcdErrors.isLeaseNotFound(error)) {
-                return false;
+                return CompletableFuture.completedFuture(false);
             }
-            throw new CompletionException(EtcdErrors.unwrap(error));
-        });
+            if (Status.fromThrowable(EtcdErrors.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
+                    && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_RETRY_MILLIS) - giveUpAtNanos < 0) {
+                return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(KEEP_ALIVE_RETRY_MILLIS, TimeUnit.MILLISECONDS))
+                        .thenCompose(ignored -> keepAlive(acquisition, giveUpAtNanos));
+            }
+            return CompletableFuture.<Boolean>failedFuture(EtcdErrors.unwrap(error));
+        }).thenCompose(answer -> answer);
     }
 
     static ByteSequence value(String holder) {

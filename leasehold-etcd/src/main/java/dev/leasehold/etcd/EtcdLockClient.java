@@ -78,7 +78,7 @@ public final class EtcdLockClient implements LockClient {
         this.engine = new LeaseEngine(settings, description);
         this.keyPrefix = keyPrefix;
         this.operationTimeout = settings.operationTimeout();
-        this.acquisitions = new Acquisitions(client);
+        this.acquisitions = new Acquisitions(client, settings.operationTimeout());
         this.mutex = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.EXCLUSIVE,
                 description);
         this.fair = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.SHARED,

@@ -24,8 +24,8 @@ import java.util.stream.IntStream;
  *
  * <p>Data lives in {@code /dev/shm} when it exists (etcd fsyncs every write; on tmpfs that costs
  * nothing, so a test measures the protocol, not the disk), else in the temporary directory. Elections
- * are tuned short (heartbeat 50 ms, election timeout 500 ms), so a lost leader is replaced within about
- * a second; the shortest lease etcd then grants is 1 s. Every process is killed and the data deleted by
+ * are tuned short (heartbeat 50 ms, election timeout 650 ms), so a lost leader is replaced within about
+ * a second; the shortest lease etcd then grants is 1 s (1.5 election timeouts, rounded up to seconds). Every process is killed and the data deleted by
  * {@link #close()}, and by a shutdown hook if a test fails to close it.
  */
 public final class EtcdCluster implements AutoCloseable {
@@ -116,7 +116,7 @@ public final class EtcdCluster implements AutoCloseable {
                 "--initial-cluster-state", state,
                 "--initial-cluster-token", dir.getFileName().toString(),
                 "--heartbeat-interval", "50",
-                "--election-timeout", "500",
+                "--election-timeout", "650",
                 "--logger", "zap",
                 "--log-level", "warn",
                 "--log-outputs", dir.resolve(name(member) + ".log").toString()));
