@@ -140,8 +140,8 @@ public final class EtcdLockClient implements LockClient {
      * A semaphore of {@code permits} leases on {@code name}: each acquire takes one permit as a
      * lease of its own (its own etcd lease and token from the revision counter). Permits are granted
      * in arrival order: the first {@code permits} keys of the name's permit queue hold, later ones wait
-     * and watch the queue. A holder that dies gives its permit back when its etcd lease expires
-     * (its ttl rounded up to seconds). Permit keys share the name's directory with its locks, but
+     * and watch the queue (with one permit, only the permit before them). A holder that dies gives
+     * its permit back when its etcd lease expires (its ttl rounded up to seconds). Permit keys share the name's directory with its locks, but
      * neither kind looks at the other's keys: they share only the token sequence.
      *
      * <p>The number of permits is in each permit's key: an acquire that finds a live permit taken

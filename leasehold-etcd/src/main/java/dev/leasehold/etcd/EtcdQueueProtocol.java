@@ -33,8 +33,9 @@ import java.util.concurrent.CompletableFuture;
  * one.
  * A semaphore permit holds while fewer than its number of permits are ahead ({@link QueueRule}).
  * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
- * expiry or revocation), so a release wakes one waiter, not a herd; a blocked permit watches the
- * whole queue, since any earlier permit's release frees a place. The token is the key's create
+ * expiry or revocation), so a release wakes one waiter, not a herd; a blocked permit of a
+ * semaphore with several permits watches the whole queue, since any earlier permit's release frees
+ * a place. The token is the key's create
  * revision, which etcd's whole keyspace draws from one increasing counter: every later holder of the
  * name, of any kind, gets a greater one.
  *

@@ -57,7 +57,9 @@ interface QueueRule {
 
     /**
      * A semaphore of {@code permits}: holds while fewer than {@code permits} permit keys are ahead.
-     * Any earlier permit's release may free a place, so a blocked one watches the whole queue.
+     * With several permits any earlier permit's release may free a place, so a blocked one watches
+     * the whole queue (every release wakes every waiter of the name); with one permit it watches the
+     * nearest earlier permit, as a lock does.
      */
     static QueueRule permits(int permits) {
         return new QueueRule() {
@@ -74,7 +76,12 @@ interface QueueRule {
                     }
                 }
                 long before = ahead.stream().filter(entry -> queue.kindOf(entry.getKey()) == QueueKeys.PERMIT).count();
-                return before < permits ? null : new Watch(ahead.get(ahead.size() - 1), true);
+                if (before < permits) {
+                    return null;
+                }
+                // One permit: like a lock, only the nearest earlier permit's deletion can be the one
+                // that lets this one in. More: any earlier permit's can.
+                return permits == 1 ? nearest(queue, ahead, QueueKeys.PERMIT) : new Watch(ahead.get(ahead.size() - 1), true);
             }
         };
     }
