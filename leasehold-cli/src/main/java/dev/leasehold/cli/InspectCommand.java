@@ -1,5 +1,6 @@
 package dev.leasehold.cli;
 
+import dev.leasehold.etcd.EtcdLockClient;
 import dev.leasehold.redis.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
 import picocli.CommandLine.Command;
@@ -29,6 +30,9 @@ final class InspectCommand implements Callable<Integer> {
     @Mixin
     private RedisOption redis;
 
+    @Mixin
+    private BackendOption backend;
+
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
     private String name;
 
@@ -38,6 +42,14 @@ final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LockInfo info;
+        if (backend.isEtcd()) {
+            try (EtcdLockClient client = backend.connectEtcd()) {
+                info = BackendOption.asLockInfo(client.inspect(name));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            return print(info);
+        }
         try (RedisLockClient client = redis.connect()) {
             try {
                 info = client.inspect(name);
@@ -45,6 +57,10 @@ final class InspectCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
+        return print(info);
+    }
+
+    private int print(LockInfo info) {
         PrintWriter out = spec.commandLine().getOut();
         out.println(json ? LockInfoFormat.json(info) : LockInfoFormat.text(info));
         out.flush();

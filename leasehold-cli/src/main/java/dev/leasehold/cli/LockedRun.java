@@ -6,7 +6,6 @@ import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.redis.RedisLockClient;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -50,7 +49,7 @@ final class LockedRun {
 
     private enum Phase { WAITING, RUNNING, ABANDONED }
 
-    private final RedisLockClient client;
+    private final LockInspector inspector;
     private final DistributedLock lock;
     private final List<String> command;
     private final Duration grace;
@@ -65,9 +64,9 @@ final class LockedRun {
     private volatile ChildProcess child;
 
     /** @param wait how long to wait for the lock, or {@code null} for as long as it takes */
-    LockedRun(RedisLockClient client, DistributedLock lock, List<String> command, Duration grace, Duration wait,
+    LockedRun(LockInspector inspector, DistributedLock lock, List<String> command, Duration grace, Duration wait,
               boolean quiet, PrintWriter err) {
-        this.client = client;
+        this.inspector = inspector;
         this.lock = lock;
         this.command = List.copyOf(command);
         this.grace = grace;
@@ -99,7 +98,7 @@ final class LockedRun {
     private Lease acquire() {
         Lease lease;
         // try-with-resources closes the status line before a catch block prints.
-        try (WaitStatus status = new WaitStatus(client, lock.name(), StatusLine.onStderr(err), wait)) {
+        try (WaitStatus status = new WaitStatus(inspector, lock.name(), StatusLine.onStderr(err), wait)) {
             if (!quiet) {
                 status.start();
             }
@@ -228,7 +227,7 @@ final class LockedRun {
 
     private String holderNow() {
         try {
-            return WaitStatus.describe(client.inspect(lock.name()));
+            return WaitStatus.describe(inspector.inspect(lock.name()));
         } catch (LeaseholdException e) {
             return "its holder could not be read";
         }

@@ -1,7 +1,9 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.DistributedLock;
+import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
+import dev.leasehold.etcd.EtcdLockClient;
 import dev.leasehold.redis.RedisLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,7 +49,7 @@ import java.util.concurrent.Callable;
         footer = {
                 "  CMD's own   CMD ran; 128+N if signal N ended it",
                 "  64          usage error",
-                "  69          Redis unreachable, or it refused the credentials",
+                "  69          Redis or etcd unreachable, or it refused the credentials",
                 "  75          lock not obtained within --wait; CMD did not run",
                 "  79          lease lost while CMD ran; CMD was terminated",
                 "  126, 127    CMD could not be executed, or was not found"},
@@ -62,6 +64,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     private RedisOption redis;
+
+    @Mixin
+    private BackendOption backend;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name, e.g. nightly-report or order:123.")
     private String name;
@@ -93,8 +98,14 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         validate();
+        if (backend.isEtcd()) {
+            try (EtcdLockClient client = backend.connectEtcd()) {
+                return new LockedRun(name -> BackendOption.asLockInfo(client.inspect(name)), lock(client), command, grace,
+                        wait, quiet, spec.commandLine().getErr()).execute();
+            }
+        }
         try (RedisLockClient client = redis.connect()) {
-            return new LockedRun(client, lock(client), command, grace, wait, quiet, spec.commandLine().getErr())
+            return new LockedRun(client::inspect, lock(client), command, grace, wait, quiet, spec.commandLine().getErr())
                     .execute();
         }
     }
@@ -112,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private DistributedLock lock(RedisLockClient client) {
+    private DistributedLock lock(LockClient client) {
         try {
             return client.lock(name, LockOptions.watchdog(ttl));
         } catch (IllegalArgumentException e) {

@@ -2,7 +2,6 @@ package dev.leasehold.cli;
 
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.redis.LockInfo;
-import dev.leasehold.redis.RedisLockClient;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * While {@code run} waits for its lock, tells who holds it and for how long: it reads the lock
- * with {@link RedisLockClient#inspect(String)} on a timer of its own and shows the answer on a
+ * with its {@link LockInspector} on a timer of its own and shows the answer on a
  * {@link StatusLine}. It only reads, so it cannot disturb the acquisition it reports on.
  */
 final class WaitStatus implements AutoCloseable {
@@ -22,7 +21,7 @@ final class WaitStatus implements AutoCloseable {
     private static final Duration TERMINAL_PERIOD = Duration.ofMillis(250);
     private static final Duration PLAIN_PERIOD = Duration.ofSeconds(1);
 
-    private final RedisLockClient client;
+    private final LockInspector inspector;
     private final String name;
     private final StatusLine line;
     private final long startNanos = System.nanoTime();
@@ -35,8 +34,8 @@ final class WaitStatus implements AutoCloseable {
     private Optional<String> lastHolder = Optional.empty();
 
     /** @param wait how long the acquisition waits, or {@code null} for as long as it takes */
-    WaitStatus(RedisLockClient client, String name, StatusLine line, Duration wait) {
-        this.client = client;
+    WaitStatus(LockInspector inspector, String name, StatusLine line, Duration wait) {
+        this.inspector = inspector;
         this.name = name;
         this.line = line;
         this.wait = wait;
@@ -62,7 +61,7 @@ final class WaitStatus implements AutoCloseable {
         String state;
         boolean news;
         try {
-            LockInfo info = client.inspect(name);
+            LockInfo info = inspector.inspect(name);
             state = describe(info);
             news = !Objects.equals(info.holder(), lastHolder);
             lastHolder = info.holder();
