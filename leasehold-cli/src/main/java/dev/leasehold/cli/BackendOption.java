@@ -1,6 +1,9 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.LockClient;
+import dev.leasehold.etcd.EtcdLockClient;
+import dev.leasehold.etcd.EtcdLockInfo;
+import dev.leasehold.etcd.EtcdLocks;
 import dev.leasehold.redis.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.zookeeper.LockQueue;
@@ -17,13 +20,16 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The {@code --backend redis|zookeeper} and {@code --endpoints} options of {@code run} and
- * {@code inspect}: Redis through {@link RedisOption}, or a ZooKeeper ensemble.
+ * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run} and
+ * {@code inspect}: Redis through {@link RedisOption} (the default), a ZooKeeper ensemble, or an etcd
+ * cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR} environment variable.
  */
 final class BackendOption {
 
+    static final String ETCD_ENV_VAR = "LEASEHOLD_ETCD_ENDPOINTS";
+
     /** The backends the command line reaches. */
-    enum Backend { redis, zookeeper }
+    enum Backend { redis, zookeeper, etcd }
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -32,8 +38,9 @@ final class BackendOption {
             description = "Lock backend: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     private Backend backend;
 
-    @Option(names = "--endpoints", paramLabel = "HOST:PORT,...",
-            description = "The ZooKeeper ensemble, for --backend zookeeper: host:port[,host:port...][/chroot].")
+    @Option(names = "--endpoints", paramLabel = "ENDPOINTS",
+            description = "For --backend zookeeper: host:port[,host:port...][/chroot]. For --backend etcd:"
+                    + " http://host:port[,http://host:port...], default $" + ETCD_ENV_VAR + ".")
     private String endpoints;
 
     /** A connected client and how to read a lock's state on it; closing it closes the client. */
@@ -51,14 +58,23 @@ final class BackendOption {
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
      */
     Connected connect(RedisOption redis) {
-        if (backend == Backend.redis) {
-            if (endpoints != null) {
-                throw new ParameterException(spec.commandLine(), "--endpoints is for --backend zookeeper;"
-                        + " give a Redis server with --redis URI");
-            }
-            RedisLockClient client = redis.connect();
-            return new Connected(client, client::inspect);
+        return switch (backend) {
+            case redis -> connectRedis(redis);
+            case zookeeper -> connectZooKeeper();
+            case etcd -> connectEtcd();
+        };
+    }
+
+    private Connected connectRedis(RedisOption redis) {
+        if (endpoints != null) {
+            throw new ParameterException(spec.commandLine(), "--endpoints is for --backend zookeeper or etcd;"
+                    + " give a Redis server with --redis URI");
         }
+        RedisLockClient client = redis.connect();
+        return new Connected(client, client::inspect);
+    }
+
+    private Connected connectZooKeeper() {
         if (endpoints == null || endpoints.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--backend zookeeper needs --endpoints"
                     + " host:port[,host:port...][/chroot]");
@@ -72,6 +88,22 @@ final class BackendOption {
         return new Connected(client, name -> asLockInfo(client.inspect(name)));
     }
 
+    private Connected connectEtcd() {
+        String urls = endpoints != null ? endpoints : System.getenv(ETCD_ENV_VAR);
+        if (urls == null || urls.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--backend etcd needs --endpoints"
+                    + " http://host:port[,http://host:port...] (or $" + ETCD_ENV_VAR + ")");
+        }
+        EtcdLocks.Builder builder = EtcdLocks.builder();
+        try {
+            builder.endpoints(urls);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
+        }
+        EtcdLockClient client = builder.connect();
+        return new Connected(client, name -> asLockInfo(client.inspect(name)));
+    }
+
     /**
      * A ZooKeeper queue in {@code inspect}'s terms: its holders (redacted), no ttl (a holder lives
      * as long as its session), no fence (the token is each node's czxid), and its waiters.
@@ -80,5 +112,12 @@ final class BackendOption {
         String holders = queue.holders().stream().map(LockQueue.Entry::holder).collect(Collectors.joining(", "));
         return new LockInfo(queue.name(), holders.isEmpty() ? Optional.empty() : Optional.of(holders),
                 Optional.empty(), OptionalLong.empty(), queue.waiters(), Optional.empty());
+    }
+
+    /** An etcd snapshot in {@code inspect}'s terms: the oldest holder (and how many more), its lease's ttl and token. */
+    static LockInfo asLockInfo(EtcdLockInfo info) {
+        return new LockInfo(info.name(),
+                info.holder().map(holder -> info.holders() > 1 ? holder + " and " + (info.holders() - 1) + " more" : holder),
+                info.remaining(), info.token(), info.waiters(), Optional.empty());
     }
 }

@@ -1,0 +1,76 @@
+package dev.leasehold.cli;
+
+import dev.leasehold.Lease;
+import dev.leasehold.etcd.EtcdLockClient;
+import dev.leasehold.etcd.EtcdLocks;
+import dev.leasehold.launcher.EtcdCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code run} and {@code inspect} with {@code --backend etcd}, as real processes against a real etcd. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EtcdBackendTest {
+
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+    private static EtcdCluster cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EtcdCluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    private CliProcess leasehold(String... args) {
+        return CliProcess.start(dir, Map.of(BackendOption.ETCD_ENV_VAR, cluster.endpoints()), args);
+    }
+
+    @Test
+    void inspectShowsTheHolderAndTokenAndRunWaitsForTheLockThenRunsWithALargerToken() throws IOException {
+        long heldToken;
+        try (EtcdLockClient locks = EtcdLocks.connect(cluster.endpoints());
+             Lease lease = locks.lock("cli:etcd").acquire(Duration.ofSeconds(5))) {
+            heldToken = lease.token();
+            CliProcess inspect = leasehold("inspect", "--backend", "etcd", "cli:etcd", "--json");
+            assertThat(inspect.awaitExit(EXIT_TIMEOUT)).isZero();
+            assertThat(inspect.stdout()).contains("\"held\":true").contains("\"fence\":" + heldToken);
+
+            CliProcess refused = leasehold("run", "--backend", "etcd", "cli:etcd", "--wait", "0", "--", "true");
+            assertThat(refused.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.NOT_OBTAINED);
+            assertThat(refused.stderr()).contains("not obtained");
+        }
+        CliProcess ran = leasehold("run", "--backend", "etcd", "--endpoints", cluster.endpoints(), "cli:etcd",
+                "--wait", "5s", "--", "sh", "-c", "echo $LEASEHOLD_TOKEN > token");
+        assertThat(ran.awaitExit(EXIT_TIMEOUT)).isZero();
+        assertThat(Long.parseLong(Files.readString(dir.resolve("token")).trim())).isGreaterThan(heldToken);
+
+        CliProcess free = leasehold("inspect", "--backend", "etcd", "cli:etcd", "--json");
+        assertThat(free.awaitExit(EXIT_TIMEOUT)).isZero();
+        assertThat(free.stdout()).contains("\"held\":false");
+    }
+
+    @Test
+    void malformedEndpointsAreAUsageError() {
+        CliProcess malformed = leasehold("inspect", "--backend", "etcd", "--endpoints", "localhost:2379", "x");
+        assertThat(malformed.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(malformed.stderr()).contains("--endpoints");
+    }
+}

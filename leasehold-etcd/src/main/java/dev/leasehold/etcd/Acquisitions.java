@@ -1,0 +1,225 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.etcd.internal.EtcdErrors;
+import dev.leasehold.etcd.internal.QueueKeys;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.PutOption;
+import io.grpc.Status;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The etcd lease behind each acquisition of one client, from its first attempt until it is
+ * released or abandoned: one etcd lease per acquisition, whose keep-alive is the engine's renewal.
+ *
+ * <p>Why one etcd lease per acquisition rather than one per client session: the engine's options
+ * then mean on etcd what they mean on every backend. A fixed lease ({@code LockOptions.fixedLease})
+ * really ends on the server when its time is up, while the client lives on; a watchdog lease is
+ * kept alive by the engine's renewal (one {@code LeaseKeepAlive} per renewal) and ends on the server
+ * at most its ttl after the renewals stopped; a release is one {@code LeaseRevoke}, which deletes the
+ * key with the lease. A session lease would keep a fixed lease's key, or a lost holder's key, alive
+ * as long as the client runs.
+ *
+ * <p>The lease's TTL on the server is the lease's ttl rounded up to whole seconds (etcd's unit, and
+ * never below etcd's minimum): the server always keeps a key at least as long as the engine's local
+ * deadline trusts it, so {@code lost()} completes before the server can give the lock to another.
+ */
+final class Acquisitions {
+
+    /** One acquisition's current etcd lease and key. */
+    record Acquisition(long leaseId, long ttlSeconds, ByteSequence key) {
+    }
+
+    /** The lease of one acquisition; replaced when it had to be granted again or lengthened. */
+    private static final class Slot {
+        volatile CompletableFuture<Acquisition> current;
+
+        Slot(CompletableFuture<Acquisition> current) {
+            this.current = current;
+        }
+    }
+
+    private static final long KEEP_ALIVE_RETRY_MILLIS = 50;
+
+    private final Client client;
+    private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+    private final long retryNanos;
+
+    /**
+     * @param retryFor how long a keep-alive refused for want of a leader (an election going on) is
+     *                 retried; jetcd retries its other calls on its own, but not this stream
+     */
+    Acquisitions(Client client, Duration retryFor) {
+        this.client = client;
+        this.retryNanos = retryFor.toNanos();
+    }
+
+    /** Whole seconds, rounded up, at least 1: etcd's lease unit. */
+    static long seconds(Duration ttl) {
+        long millis = ttl.toMillis();
+        return Math.max(1, (millis + 999) / 1000);
+    }
+
+    /**
+     * Runs {@code use} with the live lease of {@code holder}'s acquisition, one that was granted or
+     * kept alive after this was called (so it lives at least {@code ttl} from now): granted on the
+     * first attempt; on a later attempt the same lease (the key keeps its place in the queue), kept
+     * alive by a {@code LeaseKeepAlive} sent alongside {@code use}'s calls, not before them, which
+     * saves a round trip per attempt. If the lease had expired meanwhile, {@code use}'s result is
+     * dropped ({@code discard}) and it runs again with a new lease (the key lost its place, as a dead
+     * waiter's does).
+     */
+    <T> CompletableFuture<T> withLease(String holder, QueueKeys queue, String tag, Duration ttl,
+                                       Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
+        Slot slot = slots.get(holder);
+        if (slot == null) {
+            Slot fresh = new Slot(grant(queue, tag, ttl));
+            slot = slots.putIfAbsent(holder, fresh);
+            if (slot == null) {
+                return fresh.current.thenCompose(use);
+            }
+        }
+        Slot known = slot;
+        return known.current.thenCompose(acquisition -> {
+            CompletableFuture<Boolean> alive = keepAlive(acquisition);
+            CompletableFuture<T> used = use.apply(acquisition);
+            return alive.handle((isAlive, error) -> {
+                if (error != null || !isAlive) {
+                    used.thenAccept(discard);
+                }
+                if (error != null) {
+                    throw new CompletionException(EtcdErrors.unwrap(error));
+                }
+                return isAlive;
+            }).thenCompose(isAlive -> {
+                if (isAlive) {
+                    return used;
+                }
+                CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
+                known.current = again;
+                return again.thenCompose(use);
+            });
+        });
+    }
+
+    /**
+     * Extends {@code holder}'s lease to at least {@code ttl} from now, if its key still stands.
+     *
+     * @return false if the lease expired (its key is gone) or the acquisition is unknown
+     */
+    CompletableFuture<Boolean> renew(String holder, Duration ttl) {
+        Slot slot = slots.get(holder);
+        if (slot == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return slot.current.thenCompose(acquisition -> {
+            long wanted = seconds(ttl);
+            if (wanted <= acquisition.ttlSeconds()) {
+                return keepAlive(acquisition);
+            }
+            return lengthen(slot, acquisition, holder, wanted);
+        });
+    }
+
+    /**
+     * Moves the key onto a new, longer lease (etcd cannot change a lease's TTL): a put on an
+     * existing key keeps its create revision, so the token and the queue position stay.
+     */
+    private CompletableFuture<Boolean> lengthen(Slot slot, Acquisition acquisition, String holder, long seconds) {
+        return client.getLeaseClient().grant(seconds).thenCompose(granted -> client.getKVClient().txn()
+                .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
+                .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
+                .commit()
+                .thenApply(response -> {
+                    if (!response.isSucceeded()) {
+                        client.getLeaseClient().revoke(granted.getID());
+                        return false;
+                    }
+                    slot.current = CompletableFuture.completedFuture(
+                            new Acquisition(granted.getID(), seconds, acquisition.key()));
+                    client.getLeaseClient().revoke(acquisition.leaseId());
+                    return true;
+                }));
+    }
+
+    /**
+     * Forgets {@code holder}'s acquisition and revokes its lease (which deletes its key), once any
+     * grant still in flight has landed.
+     *
+     * @return whether the lease was still live (the key was still ours until now)
+     */
+    CompletableFuture<Boolean> revoke(String holder) {
+        Slot slot = slots.remove(holder);
+        if (slot == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return slot.current.handle((acquisition, grantFailed) -> acquisition)
+                .thenCompose(acquisition -> {
+                    if (acquisition == null) {
+                        return CompletableFuture.completedFuture(false);
+                    }
+                    return client.getLeaseClient().revoke(acquisition.leaseId())
+                            .handle((revoked, error) -> {
+                                if (error == null) {
+                                    return true;
+                                }
+                                if (EtcdErrors.isLeaseNotFound(error)) {
+                                    return false;
+                                }
+                                // Not settled: keep it, so a retried release (or abandon) tries again.
+                                slots.putIfAbsent(holder, slot);
+                                throw new CompletionException(EtcdErrors.unwrap(error));
+                            });
+                });
+    }
+
+    /** Acquisitions this client has not released or abandoned yet. */
+    int size() {
+        return slots.size();
+    }
+
+    private CompletableFuture<Acquisition> grant(QueueKeys queue, String tag, Duration ttl) {
+        long seconds = seconds(ttl);
+        return client.getLeaseClient().grant(seconds)
+                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID())));
+    }
+
+    /** One keep-alive: true if the lease lives on, false if it had expired. */
+    private CompletableFuture<Boolean> keepAlive(Acquisition acquisition) {
+        return keepAlive(acquisition, System.nanoTime() + retryNanos);
+    }
+
+    private CompletableFuture<Boolean> keepAlive(Acquisition acquisition, long giveUpAtNanos) {
+        return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(response.getTTL() > 0);
+            }
+            if (EtcdErrors.isLeaseNotFound(error)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            if (Status.fromThrowable(EtcdErrors.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
+                    && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_RETRY_MILLIS) - giveUpAtNanos < 0) {
+                return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(KEEP_ALIVE_RETRY_MILLIS, TimeUnit.MILLISECONDS))
+                        .thenCompose(ignored -> keepAlive(acquisition, giveUpAtNanos));
+            }
+            return CompletableFuture.<Boolean>failedFuture(EtcdErrors.unwrap(error));
+        }).thenCompose(answer -> answer);
+    }
+
+    static ByteSequence value(String holder) {
+        return ByteSequence.from(holder, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.etcd.internal.QueueKeys;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
+import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.Wake;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.Watch;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.etcd.jetcd.options.TxnOption;
+import io.etcd.jetcd.options.WatchOption;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One lock kind on etcd, as a rule over a queue of keys ordered by create revision: every
+ * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to its
+ * own etcd lease, and holds the lock when no key ahead of it blocks it. An exclusive key (mutex,
+ * fair lock, write lock) is blocked by any earlier lock key; a read key only by an earlier exclusive
+ * one.
+ * A semaphore permit holds while fewer than its number of permits are ahead ({@link QueueRule}).
+ * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
+ * expiry or revocation), so a release wakes one waiter, not a herd; a blocked permit of a
+ * semaphore with several permits watches the whole queue, since any earlier permit's release frees
+ * a place. The token is the key's create
+ * revision, which etcd's whole keyspace draws from one increasing counter: every later holder of the
+ * name, of any kind, gets a greater one.
+ *
+ * <p>An attempt is safe to repeat, which jetcd does on its own after a connection fails
+ * ({@link TxnOption.Builder#withAutoRetry()}): the key is named by the acquisition's etcd lease and
+ * created only if absent ({@code create_revision == 0}), with the acquisition's holder id as value; a
+ * repeated attempt finds that key and takes its place, so one acquisition never has two keys.
+ *
+ * <p>Round trips: the first attempt is a {@code LeaseGrant} and one {@code Txn}; a later attempt a
+ * {@code LeaseKeepAlive} (keeping the waiting key alive) sent together with the {@code Txn}; a
+ * renewal one {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key.
+ */
+final class EtcdQueueProtocol implements LockProtocol {
+
+    private static final GetOption QUEUE_ORDER = GetOption.builder()
+            .isPrefix(true)
+            .withKeysOnly(true)
+            .withSortField(GetOption.SortTarget.CREATE)
+            .withSortOrder(GetOption.SortOrder.ASCEND)
+            .build();
+
+    private final Client client;
+    private final Acquisitions acquisitions;
+    private final String keyPrefix;
+    private final QueueRule rule;
+    private final Admission admission;
+    private final String description;
+
+    /**
+     * @param rule      the kind's rule over the queue
+     * @param admission how one client's own acquisitions of a name reach etcd
+     */
+    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, QueueRule rule, Admission admission,
+                      String description) {
+        this.client = client;
+        this.acquisitions = acquisitions;
+        this.keyPrefix = keyPrefix;
+        this.rule = rule;
+        this.admission = admission;
+        this.description = description;
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public Admission admission() {
+        return admission;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
+        QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
+        return acquisitions.withLease(request.holder(), queue, rule.tag(), request.ttl(),
+                acquisition -> enqueue(queue, acquisition, request.holder())
+                        .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)),
+                EtcdQueueProtocol::discard);
+    }
+
+    /** Ends the watch of an attempt made with a lease that turned out to have expired. */
+    private static void discard(Attempt attempt) {
+        if (attempt instanceof Attempt.Held held && held.wake() instanceof CompletableFuture<Wake> wake) {
+            wake.cancel(false);
+        }
+    }
+
+    /** Creates the key if absent and reads the queue, in one transaction; a repeat finds the key. */
+    private CompletableFuture<TxnResponse> enqueue(QueueKeys queue, Acquisitions.Acquisition acquisition, String holder) {
+        ByteSequence key = acquisition.key();
+        return client.getKVClient().txn(TxnOption.builder().withAutoRetry().build())
+                .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+                .Then(Op.put(key, Acquisitions.value(holder), PutOption.builder().withLeaseId(acquisition.leaseId()).build()),
+                        Op.get(queue.directory(), QUEUE_ORDER))
+                .Else(Op.get(key, GetOption.DEFAULT), Op.get(queue.directory(), QUEUE_ORDER))
+                .commit();
+    }
+
+    private Attempt decide(QueueKeys queue, String name, ByteSequence key, String holder, TxnResponse response) {
+        if (!response.isSucceeded()) {
+            List<KeyValue> own = response.getGetResponses().get(0).getKvs();
+            if (own.isEmpty() || !own.get(0).getValue().equals(Acquisitions.value(holder))) {
+                throw new IllegalStateException("etcd key " + key + " of this acquisition holds another value; "
+                        + "something else writes under the key prefix");
+            }
+        }
+        List<KeyValue> keys = response.getGetResponses().get(response.getGetResponses().size() - 1).getKvs();
+        int position = 0;
+        while (position < keys.size() && !keys.get(position).getKey().equals(key)) {
+            position++;
+        }
+        if (position == keys.size()) {
+            throw new IllegalStateException("etcd key " + key + " of this acquisition is missing from its queue");
+        }
+        QueueRule.Watch blocked = rule.blockedBy(queue, name, keys.subList(0, position), keys);
+        if (blocked == null) {
+            return Attempt.acquired(keys.get(position).getCreateRevision());
+        }
+        long from = response.getHeader().getRevision() + 1;
+        return new Attempt.Held(null, blocked.wholeQueue() ? deletionUnder(queue.directory(), from)
+                : deletionOf(blocked.key().getKey(), from));
+    }
+
+    /**
+     * Completes when {@code key} is deleted at or after {@code fromRevision} (so a deletion between
+     * the read and the watch is not missed), or when the watch fails; cancelling it ends the watch.
+     */
+    private CompletableFuture<Wake> deletionOf(ByteSequence key, long fromRevision) {
+        return watchDeletions(key, WatchOption.builder().withRevision(fromRevision).withNoPut(true).build());
+    }
+
+    /** Completes at the next deletion of any key under {@code directory} at or after {@code fromRevision}. */
+    private CompletableFuture<Wake> deletionUnder(ByteSequence directory, long fromRevision) {
+        return watchDeletions(directory,
+                WatchOption.builder().isPrefix(true).withRevision(fromRevision).withNoPut(true).build());
+    }
+
+    private CompletableFuture<Wake> watchDeletions(ByteSequence key, WatchOption option) {
+        CompletableFuture<Wake> deleted = new CompletableFuture<>();
+        Watch.Watcher watcher = client.getWatchClient().watch(key, option,
+                Watch.listener(response -> {
+                    if (!response.getEvents().isEmpty()) {
+                        deleted.complete(Wake.RETRY);
+                    }
+                }, error -> deleted.complete(Wake.RETRY)));
+        deleted.whenComplete((wake, error) -> watcher.close());
+        return deleted;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
+        return acquisitions.renew(holder, ttl);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        return acquisitions.revoke(holder).thenApply(ReleaseOutcome::single);
+    }
+
+    @Override
+    public CompletableFuture<Void> abandon(String name, String holder) {
+        return acquisitions.revoke(holder).thenApply(ignored -> null);
+    }
+
+    @Override
+    public ReleaseSignal subscribe(String name, String holder) {
+        return ReleaseSignal.none();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import dev.leasehold.launcher.EtcdCluster;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.auth.Permission;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A cluster with authentication enabled (a root user, and a user whose role may read and write only
+ * under the default key prefix): the right credentials work, wrong or missing ones and a prefix the
+ * user may not touch are typed errors that say what to fix, never show the password, and leave no
+ * thread behind.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EtcdAuthTest {
+
+    private static final String PASSWORD = "s3cret-Pa55";
+    private static EtcdCluster cluster;
+
+    @BeforeAll
+    static void startClusterWithAuth() throws Exception {
+        cluster = EtcdCluster.start(1);
+        try (Client admin = Client.builder().endpoints(cluster.endpoints()).build()) {
+            var auth = admin.getAuthClient();
+            auth.roleAdd(bytes("root")).get(5, TimeUnit.SECONDS);
+            auth.userAdd(bytes("root"), bytes("root-" + PASSWORD)).get(5, TimeUnit.SECONDS);
+            auth.userGrantRole(bytes("root"), bytes("root")).get(5, TimeUnit.SECONDS);
+            auth.roleAdd(bytes("locker")).get(5, TimeUnit.SECONDS);
+            auth.roleGrantPermission(bytes("locker"), bytes(EtcdLocks.DEFAULT_KEY_PREFIX), bytes("leasehold0"),
+                    Permission.Type.READWRITE).get(5, TimeUnit.SECONDS);
+            auth.userAdd(bytes("app"), bytes(PASSWORD)).get(5, TimeUnit.SECONDS);
+            auth.userGrantRole(bytes("app"), bytes("locker")).get(5, TimeUnit.SECONDS);
+            auth.authEnable().get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    private static ByteSequence bytes(String text) {
+        return ByteSequence.from(text, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theRightUserLocksUnderItsPrefix() {
+        try (EtcdLockClient locks = EtcdLocks.builder().endpoints(cluster.endpoints()).user("app").password(PASSWORD)
+                .connect();
+             Lease lease = locks.lock("auth:1").acquire(Duration.ofSeconds(5))) {
+            assertThat(lease.token()).isPositive();
+            assertThat(locks.lock("auth:1").tryAcquire(Duration.ZERO)).isEmpty();
+        }
+    }
+
+    @Test
+    void aWrongPasswordIsAnAuthenticationErrorThatNeverShowsThePassword() throws Exception {
+        Threads before = Threads.snapshot();
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("app")
+                .password("wrong-" + PASSWORD).connect())
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("rejected the user or its password")
+                .hasMessageNotContaining(PASSWORD)
+                .satisfies(e -> assertThat(((LockUnavailableException) e).failures())
+                        .extracting(NodeFailure::kind).containsExactly(NodeFailure.Kind.AUTHENTICATION));
+        before.assertNoNewThreadsWithin(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void noCredentialsOnAnAuthenticatedClusterSaySoToo() {
+        assertThatThrownBy(() -> EtcdLocks.connect(cluster.endpoints()))
+                .isInstanceOf(LockUnavailableException.class)
+                .satisfies(e -> assertThat(((LockUnavailableException) e).failures())
+                        .extracting(NodeFailure::kind).containsExactly(NodeFailure.Kind.AUTHENTICATION));
+    }
+
+    @Test
+    void aPrefixTheUserMayNotTouchIsDenied() {
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("app").password(PASSWORD)
+                .keyPrefix("elsewhere/").connect())
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("denied")
+                .hasMessageContaining("grant-permission");
+    }
+}

@@ -1,0 +1,267 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.DistributedReadWriteLock;
+import dev.leasehold.DistributedSemaphore;
+import dev.leasehold.Lease;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import dev.leasehold.PermitsMismatchException;
+import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.launcher.FreePorts;
+import dev.leasehold.testkit.fault.FaultProxy;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.GetOption;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** etcd-specific behaviour, read off a real three-member cluster: keys, retries, kinds, bad input. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EtcdLockTest {
+
+    private static EtcdCluster cluster;
+    private static Client admin;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EtcdCluster.start(3);
+        admin = Client.builder().endpoints(cluster.endpoints().split(",")).build();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        admin.close();
+        cluster.close();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            resources.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    private EtcdLockClient client() {
+        return track(EtcdLocks.connect(cluster.endpoints()));
+    }
+
+    /** The keys of lock {@code name}'s queue under the default prefix, oldest first. */
+    private static List<KeyValue> queue(String name) throws Exception {
+        return admin.getKVClient().get(bytes(EtcdLocks.DEFAULT_KEY_PREFIX + name + "/"),
+                GetOption.builder().isPrefix(true).withSortField(GetOption.SortTarget.CREATE)
+                        .withSortOrder(GetOption.SortOrder.ASCEND).build()).get(5, TimeUnit.SECONDS).getKvs();
+    }
+
+    private static ByteSequence bytes(String text) {
+        return ByteSequence.from(text, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theTokenIsTheCreateRevisionOfTheHoldersKeyWhichGoesWithTheRelease() throws Exception {
+        try (Lease lease = client().lock("order:1").acquire(Duration.ofSeconds(5))) {
+            List<KeyValue> keys = queue("order:1");
+            assertThat(keys).hasSize(1);
+            assertThat(keys.get(0).getCreateRevision()).isEqualTo(lease.token());
+            assertThat(keys.get(0).getLease()).as("attached to an etcd lease").isNotZero();
+            assertThat(keys.get(0).getKey().toString(StandardCharsets.UTF_8)).startsWith("leasehold/order:1/w-");
+        }
+        assertThat(queue("order:1")).isEmpty();
+    }
+
+    @Test
+    void namesWithSlashesNeverShareAQueue() throws Exception {
+        EtcdLockClient locks = client();
+        try (Lease parent = locks.lock("a").acquire(Duration.ofSeconds(5));
+             Lease child = locks.lock("a/w").acquire(Duration.ofSeconds(5))) {
+            assertThat(parent.isValid()).isTrue();
+            assertThat(child.isValid()).isTrue();
+            assertThat(queue("a")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRetriedAcquireFindsItsOwnKeyAndNeverCreatesASecond() throws Exception {
+        FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.clientPort(cluster.leader())));
+        EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
+                .operationTimeout(Duration.ofSeconds(10)).connect());
+        DistributedLock lock = locks.lock("retry:1");
+        lock.acquire(Duration.ofSeconds(5)).release(); // the connection is up and warm
+
+        // Every chunk takes 400 ms each way: the transaction is applied 400 ms before its reply arrives.
+        proxy.latency(Duration.ofMillis(400));
+        CompletableFuture<Lease> pending = lock.acquireAsync(Duration.ofSeconds(30));
+        awaitTrue(() -> !queue("retry:1").isEmpty());
+        proxy.blackhole(); // the reply on its way is dropped
+        assertThat(pending).as("the transaction's reply had not arrived").isNotDone();
+        long created = queue("retry:1").get(0).getCreateRevision();
+
+        proxy.cutAll(); // the reply is lost with the connection: jetcd sends the transaction again
+        proxy.pass();
+        try (Lease lease = pending.get(15, TimeUnit.SECONDS)) {
+            List<KeyValue> keys = queue("retry:1");
+            assertThat(keys).as("one key for the one acquisition").hasSize(1);
+            assertThat(lease.token()).as("the key the lost reply created").isEqualTo(created);
+        }
+        assertThat(queue("retry:1")).isEmpty();
+    }
+
+    @Test
+    void readersShareAWaitingWriterKeepsLaterReadersOutAndTokensGrow() throws Exception {
+        DistributedReadWriteLock first = client().readWriteLock("rw:1");
+        DistributedReadWriteLock second = client().readWriteLock("rw:1");
+        Lease readA = first.readLock().acquire(Duration.ofSeconds(5));
+        Lease readB = second.readLock().acquire(Duration.ofSeconds(5));
+        assertThat(first.writeLock().tryAcquire(Duration.ZERO)).isEmpty();
+
+        CompletableFuture<Lease> writer = client().readWriteLock("rw:1").writeLock().acquireAsync(Duration.ofSeconds(10));
+        awaitTrue(() -> queue("rw:1").size() == 3);
+        assertThat(client().readWriteLock("rw:1").readLock().tryAcquire(Duration.ofMillis(300)))
+                .as("a reader behind a waiting writer waits").isEmpty();
+        readA.release();
+        assertThat(writer).isNotDone();
+        readB.release();
+        try (Lease write = writer.get(5, TimeUnit.SECONDS)) {
+            assertThat(write.token()).isGreaterThan(readA.token()).isGreaterThan(readB.token());
+            assertThat(first.readLock().tryAcquire(Duration.ZERO)).isEmpty();
+        }
+        try (Lease read = first.readLock().acquire(Duration.ofSeconds(5))) {
+            assertThat(read.token()).isGreaterThan(readB.token());
+        }
+    }
+
+    @Test
+    void theFairLockIsGrantedInArrivalOrderAcrossClients() throws Exception {
+        Lease held = client().fairLock("fair:1").acquire(Duration.ofSeconds(5));
+        CompletableFuture<Lease> early = client().fairLock("fair:1").acquireAsync(Duration.ofSeconds(10));
+        awaitTrue(() -> queue("fair:1").size() == 2);
+        CompletableFuture<Lease> late = client().fairLock("fair:1").acquireAsync(Duration.ofSeconds(10));
+        awaitTrue(() -> queue("fair:1").size() == 3);
+        held.release();
+        Lease second = early.get(5, TimeUnit.SECONDS);
+        assertThat(late).as("the later arrival waits for the earlier one").isNotDone();
+        second.release();
+        try (Lease third = late.get(5, TimeUnit.SECONDS)) {
+            assertThat(third.token()).isGreaterThan(second.token());
+        }
+    }
+
+    @Test
+    void aSemaphoreHoldsItsPermitsAndWakesAWaiterWhenOneIsReleased() throws Exception {
+        DistributedSemaphore first = client().semaphore("sem:1", 2);
+        Lease a = first.acquire(Duration.ofSeconds(5));
+        Lease b = client().semaphore("sem:1", 2).acquire(Duration.ofSeconds(5));
+        assertThat(first.available()).isZero();
+        DistributedSemaphore third = client().semaphore("sem:1", 2);
+        assertThat(third.tryAcquire(Duration.ofMillis(200))).isEmpty();
+        CompletableFuture<Lease> waiting = third.acquireAsync(Duration.ofSeconds(10));
+        awaitTrue(() -> queue("sem:1").size() == 3);
+        long released = System.nanoTime();
+        a.release(); // the older permit: the waiter watches the whole queue, not only the key before it
+        try (Lease c = waiting.get(5, TimeUnit.SECONDS)) {
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).as("woken by the watch, not the re-check")
+                    .isLessThan(Duration.ofMillis(500));
+            assertThat(c.token()).isGreaterThan(b.token()).isGreaterThan(a.token());
+        }
+        assertThatThrownBy(() -> client().semaphore("sem:1", 3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("held with 2 permits");
+        DistributedSemaphore early = client().semaphore("sem:2", 3);
+        try (Lease held = client().semaphore("sem:2", 1).acquire(Duration.ofSeconds(5))) {
+            assertThatThrownBy(() -> early.acquire(Duration.ofSeconds(1))).isInstanceOf(PermitsMismatchException.class);
+            awaitTrue(() -> queue("sem:2").size() == 1); // the refused acquire's clean-up removes its key
+        }
+        b.release();
+    }
+
+    @Test
+    void usingAGivenClientLeavesItOpen() throws Exception {
+        Client given = Client.builder().endpoints(cluster.endpoints().split(",")).build();
+        try {
+            EtcdLockClient locks = EtcdLocks.using(given);
+            Lease lease = locks.lock("using:1").acquire(Duration.ofSeconds(5));
+            locks.close();
+            assertThat(lease.isValid()).isFalse();
+            assertThat(given.getKVClient().get(bytes("using")).get(5, TimeUnit.SECONDS)).isNotNull();
+            assertThat(queue("using:1")).as("the closed lock client revoked its lease").isEmpty();
+        } finally {
+            given.close();
+        }
+    }
+
+    @Test
+    void badEndpointsAreRejectedWithWhatToGive() {
+        assertThatThrownBy(() -> EtcdLocks.connect(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("endpoints");
+        assertThatThrownBy(() -> EtcdLocks.connect(" ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> EtcdLocks.connect("localhost:2379")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("http://host:port");
+        assertThatThrownBy(() -> EtcdLocks.connect("http://root:secret@127.0.0.1:2379"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user()");
+        assertThatThrownBy(() -> EtcdLocks.builder().connect()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("u").connect())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("password");
+        assertThatThrownBy(() -> EtcdLocks.builder().keyPrefix("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> EtcdLocks.builder().operationTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
+    }
+
+    @Test
+    void anUnreachableClusterIsATypedTimelyErrorThatLeavesNoThread() throws Exception {
+        Threads before = Threads.snapshot();
+        String nowhere = "http://127.0.0.1:" + FreePorts.find();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(nowhere).operationTimeout(Duration.ofMillis(500)).connect())
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining(nowhere)
+                .satisfies(e -> assertThat(((LockUnavailableException) e).failures())
+                        .extracting(NodeFailure::kind).containsAnyOf(NodeFailure.Kind.TIMED_OUT, NodeFailure.Kind.REFUSED));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        before.assertNoNewThreadsWithin(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void closingTheClientLeavesNoThreadBehind() throws Exception {
+        Threads before = Threads.snapshot();
+        EtcdLockClient locks = EtcdLocks.connect(cluster.endpoints());
+        try (Lease lease = locks.lock("threads:1").acquire(Duration.ofSeconds(5))) {
+            assertThat(locks.lock("threads:1").tryAcquire(Duration.ofMillis(100))).isEmpty();
+        }
+        locks.close();
+        assertThat(locks.liveAcquisitions()).isZero();
+        before.assertNoNewThreadsWithin(Duration.ofSeconds(10));
+    }
+
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    static void awaitTrue(Check check) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!check.holds()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.launcher.EtcdCluster;
+import io.etcd.jetcd.Client;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.MethodDescriptor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The calls each operation sends to etcd, counted by a gRPC interceptor on a real cluster (README quotes them). */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RoundTripsTest {
+
+    private static EtcdCluster cluster;
+    private static final List<String> CALLS = Collections.synchronizedList(new ArrayList<>());
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EtcdCluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    /** Records the short name of every call started ("Txn", "LeaseGrant", ...). */
+    private static final ClientInterceptor COUNTER = new ClientInterceptor() {
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+            CALLS.add(method.getBareMethodName());
+            return next.newCall(method, options);
+        }
+    };
+
+    private static List<String> callsDuring(Runnable operation) {
+        CALLS.clear();
+        operation.run();
+        return List.copyOf(CALLS);
+    }
+
+    @Test
+    void acquireIsAGrantAndATransactionReleaseARevokeAndRenewalAKeepAlive() throws Exception {
+        try (Client counted = Client.builder().endpoints(cluster.endpoints()).interceptor(COUNTER).build();
+             EtcdLockClient locks = EtcdLocks.using(counted)) {
+            Lease[] held = new Lease[1];
+            assertThat(callsDuring(() -> held[0] = locks.lock("rt:1", LockOptions.watchdog(Duration.ofSeconds(3)))
+                    .acquire(Duration.ofSeconds(5))))
+                    .as("uncontended acquire").containsExactly("LeaseGrant", "Txn");
+            CALLS.clear();
+            Thread.sleep(1_500); // a renewal at ttl/3
+            assertThat(List.copyOf(CALLS)).as("renewals").isNotEmpty().containsOnly("LeaseKeepAlive");
+            assertThat(callsDuring(held[0]::release)).as("release").containsExactly("LeaseRevoke");
+
+            Lease holder = locks.lock("rt:2").acquire(Duration.ofSeconds(5));
+            try (EtcdLockClient other = EtcdLocks.using(counted)) {
+                var waiting = other.lock("rt:2").acquireAsync(Duration.ofSeconds(5));
+                Thread.sleep(200);
+                assertThat(callsDuring(() -> {
+                    holder.release();
+                    waiting.join().release();
+                })).as("a handoff: release, the waiter's watch fires, it keeps its key alive and checks its turn;"
+                        + " then its release").containsExactly("LeaseRevoke", "LeaseKeepAlive", "Txn", "LeaseRevoke");
+            }
+        }
+    }
+}
