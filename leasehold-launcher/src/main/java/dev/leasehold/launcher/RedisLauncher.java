@@ -23,6 +23,8 @@ final class RedisLauncher {
 
     static final String HOST = "127.0.0.1";
     static final String LOG_FILE = "redis.log";
+    /** A configuration file in the server's directory, passed first when present (a Sentinel needs one it can rewrite). */
+    static final String CONFIG_FILE = "redis.conf";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
@@ -144,6 +146,9 @@ final class RedisLauncher {
     private Process spawn() {
         List<String> argv = new ArrayList<>();
         argv.add(binary.path().toString());
+        if (Files.exists(dir.resolve(CONFIG_FILE))) {
+            argv.add(dir.resolve(CONFIG_FILE).toString());
+        }
         if (tls == null) {
             argv.addAll(List.of("--port", Integer.toString(port)));
         } else {

@@ -28,6 +28,7 @@ public final class RedisServerBuilder {
     private final Map<String, String> aclUsers = new LinkedHashMap<>();
     private TlsMaterial tls;
     private final List<String> extraArgs = new ArrayList<>();
+    private String configFile;
 
     RedisServerBuilder() {
     }
@@ -114,6 +115,16 @@ public final class RedisServerBuilder {
     }
 
     /**
+     * Writes {@code text} to {@code redis.conf} in the server's directory and passes that file as
+     * the first argument, before every option (which still override it). A Sentinel needs this:
+     * it refuses to start without a configuration file, which it rewrites as it learns.
+     */
+    public RedisServerBuilder configFile(String text) {
+        this.configFile = Objects.requireNonNull(text, "text");
+        return this;
+    }
+
+    /**
      * Starts the server and waits (up to 10 s) until it answers PING, over TLS when configured.
      *
      * @throws IllegalStateException if no binary is found, TLS is asked of a binary without it,
@@ -129,6 +140,9 @@ public final class RedisServerBuilder {
         Path dir;
         try {
             dir = Files.createTempDirectory("leasehold-redis-");
+            if (configFile != null) {
+                Files.writeString(dir.resolve(RedisLauncher.CONFIG_FILE), configFile);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a directory for redis-server", e);
         }
