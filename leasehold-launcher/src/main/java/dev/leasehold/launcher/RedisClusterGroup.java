@@ -1,5 +1,6 @@
 package dev.leasehold.launcher;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,8 +17,8 @@ public final class RedisClusterGroup implements AutoCloseable {
 
     /** Slots of every Redis Cluster. */
     public static final int SLOTS = 16384;
-    /** Milliseconds a node may stay silent before it is called failing. */
-    public static final int NODE_TIMEOUT_MILLIS = 2000;
+    /** How long a node may stay silent before it is called failing, unless {@link #start(int, int, Duration)} says otherwise. */
+    public static final Duration NODE_TIMEOUT = Duration.ofMillis(2000);
 
     private final List<RedisServer> nodes;
 
@@ -34,6 +35,14 @@ public final class RedisClusterGroup implements AutoCloseable {
      *                               whatever started is stopped then
      */
     public static RedisClusterGroup start(int masters, int replicasEach) {
+        return start(masters, replicasEach, NODE_TIMEOUT);
+    }
+
+    /**
+     * As {@link #start(int, int)} with {@code cluster-node-timeout} set to {@code nodeTimeout}:
+     * longer for tests that freeze masters briefly without wanting their replicas to take over.
+     */
+    public static RedisClusterGroup start(int masters, int replicasEach, Duration nodeTimeout) {
         if (masters < 1 || masters > 5 || replicasEach < 0 || replicasEach > 2) {
             throw new IllegalArgumentException("masters must be in 1..5 and replicasEach in 0..2, was " + masters
                     + " and " + replicasEach);
@@ -42,7 +51,7 @@ public final class RedisClusterGroup implements AutoCloseable {
         try {
             for (int i = 0; i < masters * (1 + replicasEach); i++) {
                 nodes.add(RedisServer.builder().arg("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                        "--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MILLIS)).start());
+                        "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis())).start());
             }
             RedisClusterGroup group = new RedisClusterGroup(nodes);
             group.form(masters);

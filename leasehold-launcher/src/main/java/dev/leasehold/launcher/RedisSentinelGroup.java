@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * A master with replicas and three Sentinels watching it, all real {@code redis-server} children
- * on free loopback ports. The Sentinels notice a dead master after {@link #DOWN_AFTER} and need two
+ * on free loopback ports. The Sentinels notice a dead master after {@link #DOWN_AFTER} (by default) and need two
  * of three votes to fail over. {@link #close()} ends every process (and the JVM's exit ends any left).
  *
  * <p>Not thread-safe: drive it from the test's thread.
@@ -19,7 +19,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     /** The name the Sentinels know the master by. */
     public static final String MASTER_NAME = "mymaster";
-    /** How long a silent master must stay silent before a Sentinel calls it down. */
+    /** How long a master must stay silent before a Sentinel calls it down, unless {@link #start(int, String, Duration)} says otherwise. */
     public static final Duration DOWN_AFTER = Duration.ofMillis(1000);
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
     private static final int SENTINELS = 3;
@@ -44,6 +44,14 @@ public final class RedisSentinelGroup implements AutoCloseable {
      *                               whatever started is stopped then
      */
     public static RedisSentinelGroup start(int replicas, String password) {
+        return start(replicas, password, DOWN_AFTER);
+    }
+
+    /**
+     * As {@link #start(int, String)}, with the Sentinels' {@code down-after-milliseconds} set to
+     * {@code downAfter}: longer for tests that freeze the master briefly without wanting a failover.
+     */
+    public static RedisSentinelGroup start(int replicas, String password, Duration downAfter) {
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("replicas must be between 1 and 5, was " + replicas);
         }
@@ -60,7 +68,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
             // Naming the replicas saves the Sentinels their first discovery round (an INFO every 10 s).
             StringBuilder config = new StringBuilder()
                     .append("sentinel monitor " + MASTER_NAME + " " + RedisLauncher.HOST + " " + masterPort + " 2\n")
-                    .append("sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER.toMillis() + "\n")
+                    .append("sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis() + "\n")
                     .append("sentinel failover-timeout " + MASTER_NAME + " 4000\n");
             if (password != null) {
                 config.append("sentinel auth-pass " + MASTER_NAME + " " + password + "\n");
@@ -163,7 +171,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
     /**
      * Waits until every live Sentinel names a master other than {@code old} and that node says it
-     * is a master: after {@link RedisServer#kill()} of the master this takes {@link #DOWN_AFTER}
+     * is a master: after {@link RedisServer#kill()} of the master this takes the down-after time
      * plus an election, a few seconds.
      *
      * @throws IllegalStateException if it does not happen within 30 s
