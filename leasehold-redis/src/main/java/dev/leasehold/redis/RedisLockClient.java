@@ -66,6 +66,8 @@ public final class RedisLockClient implements LockClient {
     private final RedisSemaphores semaphores;
     private final RedisFairLockProtocol fair;
     private final Duration operationTimeout;
+    /** The kinds again, on the replica-ack connection; opened on the first lock that asks for acknowledgements. */
+    private final AckedKinds acked;
     private final Duration fenceRetention;
     private volatile boolean closed;
     private final String keyPrefix;
@@ -99,6 +101,7 @@ public final class RedisLockClient implements LockClient {
         this.semaphores = new RedisSemaphores(deployment, scripts, channels, engine, deployment.describe(),
                 fenceRetention, waiterRegistration, deployment.commandTimeout(), settings.operationTimeout());
         this.fair = new RedisFairLockProtocol(server);
+        this.acked = new AckedKinds(server, settings.operationTimeout());
     }
 
     @Override
@@ -108,7 +111,8 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock lock(String name, LockOptions options) {
-        return engine.lock(key(name), options, mutex);
+        String key = key(name);
+        return engine.lock(key, options, acked.protocol(mutex, options));
     }
 
     /**
@@ -134,7 +138,9 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
-        return ReadWriteLockPair.of(engine, key(name), options, readers, writers);
+        String key = key(name);
+        return ReadWriteLockPair.of(engine, key, options, acked.protocol(readers, options),
+                acked.protocol(writers, options));
     }
 
     /**
@@ -158,6 +164,10 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        if (options != null && options.replicaAck().isPresent()) {
+            throw new IllegalArgumentException("withReplicaAck is not supported for semaphores yet; use a lock, a fair "
+                    + "lock or a read-write lock, or options without withReplicaAck");
+        }
         return semaphores.create(key(name), permits, options);
     }
 
@@ -178,7 +188,8 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedLock fairLock(String name, LockOptions options) {
-        return engine.lock(key(name), options, fair);
+        String key = key(name);
+        return engine.lock(key, options, acked.protocol(fair, options));
     }
 
     /**
@@ -381,6 +392,11 @@ public final class RedisLockClient implements LockClient {
                 + ", not a Leasehold value";
     }
 
+    /** What the mutex's renewal batches cost so far: flushes, script groups (slots) touched, script calls. */
+    RenewalBatch.Stats mutexRenewalStats() {
+        return mutex.renewalStats();
+    }
+
     /** Leases of this client that are held right now (not released, not lost). */
     public int heldLeases() {
         return engine.heldLeases();
@@ -414,6 +430,7 @@ public final class RedisLockClient implements LockClient {
         closed = true;
         engine.close();
         channels.close();
+        acked.close();
         deployment.close();
     }
 

@@ -38,6 +38,9 @@ final class RenewalBatch {
     private final Function<Throwable, Throwable> translate;
     private final ToIntFunction<String> group;
     private final LongAdder calls = new LongAdder();
+    private final LongAdder flushes = new LongAdder();
+    private final LongAdder groupsFlushed = new LongAdder();
+    private final LongAdder renewalsFlushed = new LongAdder();
 
     RenewalBatch(RedisClusterAsyncCommands<String, String> commands, RedisScript script, ToIntFunction<String> group,
                  Function<Throwable, Throwable> translate) {
@@ -59,6 +62,7 @@ final class RenewalBatch {
         Map<Integer, List<Pending>> chunks = new HashMap<>();
         Pending next;
         while ((next = pending.poll()) != null) {
+            renewalsFlushed.increment();
             List<Pending> chunk = chunks.computeIfAbsent(group.applyAsInt(next.key()), g -> new ArrayList<>());
             chunk.add(next);
             if (chunk.size() == CHUNK) {
@@ -67,11 +71,18 @@ final class RenewalBatch {
             }
         }
         chunks.values().stream().filter(chunk -> !chunk.isEmpty()).forEach(this::send);
+        if (!chunks.isEmpty()) {
+            flushes.increment();
+            groupsFlushed.add(chunks.size());
+        }
     }
 
-    /** Script calls sent so far (for tests and diagnostics). */
-    long calls() {
-        return calls.sum();
+    /** What the flushes so far cost, for tests and diagnostics. */
+    record Stats(long flushes, long renewals, long groups, long calls) {
+    }
+
+    Stats stats() {
+        return new Stats(flushes.sum(), renewalsFlushed.sum(), groupsFlushed.sum(), calls.sum());
     }
 
     private void send(List<Pending> chunk) {

@@ -81,6 +81,12 @@ public final class ClusterDeployment implements RedisDeployment {
     }
 
     @Override
+    public RedisDeployment dedicated() {
+        throw new UnsupportedOperationException("a Cluster routes each command to its slot's master; a dedicated "
+                + "connection for WAIT would need one per master");
+    }
+
+    @Override
     public Duration commandTimeout() {
         return commandTimeout;
     }

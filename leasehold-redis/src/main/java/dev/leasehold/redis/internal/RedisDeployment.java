@@ -33,6 +33,15 @@ public interface RedisDeployment extends AutoCloseable {
     /** The Lettuce client's command timeout when Leasehold made the client and set it, else null. */
     Duration commandTimeout();
 
+    /**
+     * The same server over a command connection of its own, for commands that block their
+     * connection ({@code WAIT}); closing it closes only that connection.
+     *
+     * @throws UnsupportedOperationException on a Cluster, whose commands are routed per slot
+     * @throws dev.leasehold.LockUnavailableException if the connection cannot be opened
+     */
+    RedisDeployment dedicated();
+
     /** Closes the connections, and the Lettuce client when Leasehold made it. */
     @Override
     void close();

@@ -52,6 +52,9 @@ public final class RedisEndpoint {
             throw new IllegalArgumentException("Redis URI must start with redis://, rediss://, redis-sentinel:// or "
                     + "rediss-sentinel://, e.g. redis://localhost:6379 or redis-sentinel://localhost:26379#mymaster");
         }
+        if (text.contains("-sentinel://") && (text.indexOf('#') < 0 || text.endsWith("#"))) {
+            throw noMasterName();
+        }
         RedisURI uri;
         try {
             uri = RedisURI.create(text);
@@ -60,10 +63,14 @@ public final class RedisEndpoint {
                     + "); use redis://[user:password@]host:port[/db] or redis-sentinel://host:port[,host:port]#master");
         }
         if (isSentinel(uri) && (uri.getSentinelMasterId() == null || uri.getSentinelMasterId().isBlank())) {
-            throw new IllegalArgumentException("Sentinel URI names no master: add the master's name after '#', "
-                    + "e.g. redis-sentinel://localhost:26379#mymaster");
+            throw noMasterName();
         }
         return new RedisEndpoint(uri);
+    }
+
+    private static IllegalArgumentException noMasterName() {
+        return new IllegalArgumentException("Sentinel URI names no master: add the master's name after '#', "
+                + "e.g. redis-sentinel://localhost:26379#mymaster");
     }
 
     /**

@@ -24,14 +24,31 @@ public final class ServerDeployment implements RedisDeployment {
     private final RedisEndpoint endpoint;
     private final StatefulRedisConnection<String, String> connection;
     private final Duration commandTimeout;
+    private final boolean ownsClient;
 
     /** @param commandTimeout see {@link RedisDeployment#commandTimeout()}; non-null means this owns the client */
     public ServerDeployment(RedisClient client, RedisEndpoint endpoint, StatefulRedisConnection<String, String> connection,
                             Duration commandTimeout) {
+        this(client, endpoint, connection, commandTimeout, commandTimeout != null);
+    }
+
+    private ServerDeployment(RedisClient client, RedisEndpoint endpoint, StatefulRedisConnection<String, String> connection,
+                             Duration commandTimeout, boolean ownsClient) {
         this.client = client;
         this.endpoint = endpoint;
         this.connection = connection;
         this.commandTimeout = commandTimeout;
+        this.ownsClient = ownsClient;
+    }
+
+    @Override
+    public RedisDeployment dedicated() {
+        try {
+            return new ServerDeployment(client, endpoint, LettuceConnections.connect(client, endpoint).join(),
+                    commandTimeout, false);
+        } catch (RuntimeException e) {
+            throw RedisErrors.translate(endpoint.describe(), "opening the replica-ack connection", e);
+        }
     }
 
     @Override
@@ -81,7 +98,7 @@ public final class ServerDeployment implements RedisDeployment {
     @Override
     public void close() {
         connection.close();
-        if (commandTimeout != null) {
+        if (ownsClient) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }

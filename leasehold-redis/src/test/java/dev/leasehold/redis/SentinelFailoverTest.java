@@ -1,0 +1,130 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.InMemoryFenceGuard;
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.StaleTokenException;
+import dev.leasehold.launcher.RedisSentinelGroup;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.testkit.history.History;
+import dev.leasehold.testkit.history.HistoryChecker;
+import dev.leasehold.testkit.history.Hold;
+import dev.leasehold.testkit.history.Verdict;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Failovers of a real master behind three Sentinels: the client follows them without a restart,
+ * a waiter survives one, and a master killed before replicating shows the double grant Redis
+ * replication allows, which the fencing token turns into a refused stale write.
+ */
+@Tag("faults")
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SentinelFailoverTest {
+
+    private RedisSentinelGroup group;
+
+    @AfterEach
+    void stop() {
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    @Test
+    void theClientFollowsAFailoverAndAWaiterWaitingThroughItGetsTheLock() throws Exception {
+        group = RedisSentinelGroup.start(2, null);
+        try (RedisLockClient holderClient = RedisLocks.connect(group.uri());
+             RedisLockClient waiterClient = RedisLocks.connect(group.uri())) {
+            Lease held = holderClient.lock("failover:wait", LockOptions.watchdog(Duration.ofSeconds(3)))
+                    .acquire(Duration.ofSeconds(5));
+            CompletableFuture<Lease> waiting = waiterClient.lock("failover:wait").acquireAsync(Duration.ofSeconds(60))
+                    .toCompletableFuture();
+            Thread.sleep(300);
+            group.master().command("WAIT", "2", "2000");
+            RedisServer old = group.master();
+            RedisServer promoted = group.failover();
+            assertThat(promoted).isNotSameAs(old);
+            assertThat(waiting).as("still waiting: the lock was replicated and is held").isNotDone();
+            // The holder's renewals reach the promoted master; its lease survives the failover.
+            Thread.sleep(3_000);
+            assertThat(held.isValid()).isTrue();
+            assertThat(promoted.command("GET", "failover:wait")).as("the lock key lives on the new master").isNotNull();
+            held.release();
+            Lease next = waiting.get(10, TimeUnit.SECONDS);
+            assertThat(next.token()).isGreaterThan(held.token());
+            next.release();
+        }
+    }
+
+    /**
+     * The seed articles' failure on real servers: A's lock is acknowledged by the master only (its
+     * replicas are frozen), the master dies before replicating it, a replica is promoted without the
+     * key, and B is granted the same lock while A's lease is still valid. The history checker sees
+     * the two holders; the guard refuses A's late write, because B's token, drawn from the promoted
+     * master's clock, exceeds A's.
+     */
+    @Test
+    void aMasterKilledBeforeReplicatingGrantsTheLockTwiceAndTheGuardRefusesTheStaleWrite() throws Exception {
+        group = RedisSentinelGroup.start(2, null);
+        try (RedisLockClient a = RedisLocks.connect(group.uri()); RedisLockClient b = RedisLocks.connect(group.uri())) {
+            RedisServer master = group.master();
+            List<RedisServer> replicas = group.replicas();
+            History history = new History();
+            replicas.forEach(RedisServer::pause);
+            long aSent = System.nanoTime();
+            Lease leaseA = a.lock("failover:story", LockOptions.fixedLease(Duration.ofSeconds(60)))
+                    .acquire(Duration.ofSeconds(5));
+            history.hold(new Hold("A", leaseA.token(), aSent, System.nanoTime(), aSent + Duration.ofSeconds(59).toNanos()));
+            master.kill();
+            replicas.forEach(RedisServer::resume);
+            group.awaitNewMaster(master);
+
+            long bSent = System.nanoTime();
+            Lease leaseB = b.lock("failover:story", LockOptions.fixedLease(Duration.ofSeconds(60)))
+                    .acquire(Duration.ofSeconds(20));
+            history.hold(new Hold("B", leaseB.token(), bSent, System.nanoTime(), bSent + Duration.ofSeconds(59).toNanos()));
+            assertThat(leaseA.isValid()).as("A still believes it holds the lock").isTrue();
+            Verdict verdict = HistoryChecker.check(history);
+            assertThat(verdict.overlaps()).as("two valid holders at once: " + verdict).isPositive();
+
+            InMemoryFenceGuard guard = new InMemoryFenceGuard();
+            assertThat(leaseB.token()).as("B's token exceeds A's").isGreaterThan(leaseA.token());
+            guard.admit("orders/1", leaseB.token(), () -> "B's write");
+            assertThatThrownBy(() -> guard.admit("orders/1", leaseA.token(), () -> "A's late write"))
+                    .isInstanceOf(StaleTokenException.class);
+            leaseB.release();
+        }
+    }
+
+    @Test
+    void aWatchdogLeaseWhoseKeyTheFailoverLostIsToldLostByItsLocalDeadline() throws Exception {
+        group = RedisSentinelGroup.start(1, null);
+        try (RedisLockClient a = RedisLocks.connect(group.uri())) {
+            RedisServer master = group.master();
+            RedisServer replica = group.replicas().get(0);
+            replica.pause();
+            Duration ttl = Duration.ofSeconds(2);
+            long sent = System.nanoTime();
+            Lease lease = a.lock("failover:renewal", LockOptions.watchdog(ttl)).acquire(Duration.ofSeconds(5));
+            master.kill();
+            replica.resume();
+            lease.lost().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            long lostAfterMillis = (System.nanoTime() - sent) / 1_000_000;
+            assertThat(lease.isValid()).isFalse();
+            // Renewals fail while no master answers, so the lease ends by its local deadline at the latest,
+            // or earlier when a renewal reaches the promoted master and finds the key gone.
+            assertThat(lostAfterMillis).isLessThanOrEqualTo(ttl.toMillis() + 200);
+        }
+    }
+}
