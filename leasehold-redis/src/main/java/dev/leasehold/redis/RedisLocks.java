@@ -7,6 +7,7 @@ import dev.leasehold.redis.internal.RedisEndpoint;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.RedisVersion;
 import dev.leasehold.redis.internal.ServerDeployment;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -195,7 +196,14 @@ public final class RedisLocks {
             RedisClient client = ownsClient ? RedisClient.create() : existingClient;
             Duration operationTimeout = operationTimeout();
             if (ownsClient) {
-                client.setOptions(LettuceConnections.clientOptions(operationTimeout, trustedCertificate()));
+                ClientOptions options = LettuceConnections.clientOptions(operationTimeout, trustedCertificate());
+                if (endpoint.sentinel()) {
+                    // During a failover the connections reconnect to the promoted master: calls wait
+                    // for that (each still bounded by the operation timeout) rather than fail at once.
+                    options = options.mutate().disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
+                            .build();
+                }
+                client.setOptions(options);
             }
             RedisEndpoint bounded = endpoint.withHandshakeTimeout(operationTimeout);
             try {
