@@ -77,6 +77,9 @@ class ClusterContractTest extends DeploymentContract {
                     assertThat(owner.command("GET", name)).as("the lock key lives on the slot's master").isNotNull();
                     assertThat(lease.token()).isPositive();
                     assertThat(read.token()).isGreaterThan(0);
+                    assertThat(client.inspect(name).lastToken()).hasValue(lease.token());
+                    assertThat(client.list("*")).as("list scans every master, one slot per script call")
+                            .extracting(LockInfo::name).contains(name);
                 }
             }
             assertThat(cluster.slotOf("{customer:7}:order:9")).isEqualTo(cluster.slotOf("customer:7"));
