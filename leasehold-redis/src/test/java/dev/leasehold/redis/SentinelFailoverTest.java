@@ -135,6 +135,28 @@ class SentinelFailoverTest {
         }
     }
 
+    /**
+     * The same kill with {@code withReplicaAck(1, ...)}: the acquire returned only once the replica
+     * had the key, so the promoted replica still holds it and B is refused while A's lease lives.
+     */
+    @Test
+    void withReplicaAckTheLockSurvivesTheMastersDeath() throws Exception {
+        group = RedisSentinelGroup.start(1, null);
+        try (RedisLockClient a = RedisLocks.connect(group.uri())) {
+            RedisServer master = group.master();
+            Lease leaseA = a.lock("failover:acked", LockOptions.fixedLease(Duration.ofSeconds(60))
+                    .withReplicaAck(1, Duration.ofMillis(500))).acquire(Duration.ofSeconds(5));
+            master.kill();
+            group.awaitNewMaster(master);
+            try (RedisLockClient b = RedisLocks.connect(group.uri())) {
+                assertThat(b.lock("failover:acked").tryAcquire(Duration.ofSeconds(2)))
+                        .as("B does not get the lock while A's lease lives").isEmpty();
+                assertThat(b.inspect("failover:acked").lastToken()).hasValue(leaseA.token());
+            }
+            assertThat(leaseA.isValid()).isTrue();
+        }
+    }
+
     @Test
     void aWatchdogLeaseWhoseKeyTheFailoverLostIsToldLostByItsLocalDeadline() throws Exception {
         group = RedisSentinelGroup.start(1, null);
