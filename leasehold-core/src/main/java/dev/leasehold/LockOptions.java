@@ -33,16 +33,32 @@ public final class LockOptions {
     /** The ttl used when none is given. */
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
 
-    private static final LockOptions DEFAULTS = new LockOptions(DEFAULT_TTL, true, null);
+    /** Most replicas {@link #withReplicaAck} may ask for. */
+    public static final int MAX_REPLICA_ACKS = 100;
+    /** Longest wait for replica acknowledgements {@link #withReplicaAck} accepts. */
+    public static final Duration MAX_REPLICA_ACK_TIMEOUT = Duration.ofMinutes(1);
+
+    private static final LockOptions DEFAULTS = new LockOptions(DEFAULT_TTL, true, null, null);
 
     private final Duration ttl;
     private final boolean watchdog;
     private final Duration maxHold;
+    private final ReplicaAck replicaAck;
 
-    private LockOptions(Duration ttl, boolean watchdog, Duration maxHold) {
+    private LockOptions(Duration ttl, boolean watchdog, Duration maxHold, ReplicaAck replicaAck) {
         this.ttl = ttl;
         this.watchdog = watchdog;
         this.maxHold = maxHold;
+        this.replicaAck = replicaAck;
+    }
+
+    /**
+     * How many replicas must acknowledge an acquire or a renewal, and how long to wait for them.
+     *
+     * @param replicas at least this many replicas must have the write
+     * @param timeout  how long the server waits for them
+     */
+    public record ReplicaAck(int replicas, Duration timeout) {
     }
 
     /** Watchdog mode with a 30 s ttl. */
@@ -56,7 +72,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if ttl is null or outside [{@link #MIN_TTL}, {@link #MAX_TTL}]
      */
     public static LockOptions watchdog(Duration ttl) {
-        return new LockOptions(Args.within("ttl", ttl, MIN_TTL, MAX_TTL), true, null);
+        return new LockOptions(Args.within("ttl", ttl, MIN_TTL, MAX_TTL), true, null, null);
     }
 
     /**
@@ -65,7 +81,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if leaseTime is null or outside [{@link #MIN_TTL}, {@link #MAX_TTL}]
      */
     public static LockOptions fixedLease(Duration leaseTime) {
-        return new LockOptions(Args.within("leaseTime", leaseTime, MIN_TTL, MAX_TTL), false, null);
+        return new LockOptions(Args.within("leaseTime", leaseTime, MIN_TTL, MAX_TTL), false, null, null);
     }
 
     /**
@@ -80,7 +96,47 @@ public final class LockOptions {
             throw new IllegalArgumentException("maxHold bounds the watchdog's renewals, and a fixed lease is never "
                     + "renewed: it already ends after its leaseTime; use watchdog(ttl).withMaxHold(maxHold)");
         }
-        return new LockOptions(ttl, watchdog, Args.within("maxHold", maxHold, ttl, MAX_HOLD));
+        return new LockOptions(ttl, watchdog, Args.within("maxHold", maxHold, ttl, MAX_HOLD), replicaAck);
+    }
+
+    /**
+     * Asks the backend's replicas to acknowledge each acquire and each renewal before it counts:
+     * on Redis, the acquire script is followed by {@code WAIT replicas timeout}; if fewer replicas
+     * acknowledged in time, the acquire releases what it took and throws a
+     * {@link LockUnavailableException} saying how many did, and a renewal counts as failed (the
+     * lease is lost at its local deadline unless a later renewal is acknowledged).
+     *
+     * <p><b>What it buys:</b> a lease acknowledged by {@code replicas} replicas survives a failover
+     * that promotes one of them, so a master that dies right after granting the lock no longer
+     * hands it to a second holder through a replica that never saw it.
+     *
+     * <p><b>What it does not:</b> {@code WAIT} is not consensus. The write is not rolled back when
+     * too few replicas acknowledge (this client releases it, which can itself be lost); the
+     * failover may still promote a replica that did not acknowledge (Sentinel and Cluster pick by
+     * replication offset and priority, not by who acknowledged); replicas acknowledge receipt, not
+     * persistence, so a replica restarted without persistence forgets the key. It narrows the
+     * failover window, it does not close it: fence every write with the lease's token. Each
+     * acquire and renewal costs one more round trip, which lasts as long as the slowest of the
+     * {@code replicas} fastest replicas.
+     *
+     * <p>Honoured by the Redis backend on a single server or behind Sentinel; a Redis Cluster
+     * client refuses these options with an {@link IllegalArgumentException}; backends without
+     * asynchronous replicas (consensus stores) do not need it and ignore it.
+     *
+     * @throws IllegalArgumentException if replicas is outside [1, {@value #MAX_REPLICA_ACKS}] or the
+     *                                  timeout is null or outside [1 ms, {@link #MAX_REPLICA_ACK_TIMEOUT}]
+     */
+    public LockOptions withReplicaAck(int replicas, Duration timeout) {
+        if (replicas < 1 || replicas > MAX_REPLICA_ACKS) {
+            throw new IllegalArgumentException("replicas must be between 1 and " + MAX_REPLICA_ACKS + ", got " + replicas);
+        }
+        return new LockOptions(ttl, watchdog, maxHold, new ReplicaAck(replicas,
+                Args.within("timeout", timeout, Duration.ofMillis(1), MAX_REPLICA_ACK_TIMEOUT)));
+    }
+
+    /** The replica acknowledgement each acquire and renewal needs, if any (see {@link #withReplicaAck}). */
+    public Optional<ReplicaAck> replicaAck() {
+        return Optional.ofNullable(replicaAck);
     }
 
     /** How long the server keeps the key without renewal (the lease time in fixed mode). */
@@ -116,6 +172,8 @@ public final class LockOptions {
     @Override
     public String toString() {
         return (watchdog ? "watchdog(ttl=" : "fixedLease(leaseTime=") + ttl
-                + (maxHold == null ? "" : ", maxHold=" + maxHold) + ")";
+                + (maxHold == null ? "" : ", maxHold=" + maxHold)
+                + (replicaAck == null ? "" : ", replicaAck=" + replicaAck.replicas() + " within " + replicaAck.timeout())
+                + ")";
     }
 }

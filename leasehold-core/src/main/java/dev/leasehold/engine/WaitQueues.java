@@ -4,6 +4,7 @@ import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.LockProtocol;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -76,7 +77,16 @@ final class WaitQueues {
 
     /** Every queued operation, for shutdown. */
     List<AcquireOperation> all() {
-        return queues.values().stream().flatMap(queue -> List.copyOf(queue).stream()).toList();
+        List<AcquireOperation> all = new ArrayList<>();
+        // Each queue copied under the map's lock for its key: an operation ending meanwhile changes
+        // its queue, and an unlocked copy could read it half-changed.
+        for (Key key : queues.keySet()) {
+            queues.computeIfPresent(key, (k, queue) -> {
+                all.addAll(queue);
+                return queue;
+            });
+        }
+        return all;
     }
 
     /** Operations queued, waiting or holding on {@code name}, of every kind. */

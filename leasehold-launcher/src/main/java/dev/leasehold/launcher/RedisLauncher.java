@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -23,6 +24,8 @@ final class RedisLauncher {
 
     static final String HOST = "127.0.0.1";
     static final String LOG_FILE = "redis.log";
+    /** A configuration file in the server's directory, passed first when present (a Sentinel needs one it can rewrite). */
+    static final String CONFIG_FILE = "redis.conf";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
@@ -36,14 +39,17 @@ final class RedisLauncher {
     private final List<String> options;
     private final TlsMaterial tls;
     private final Credentials credentials;
+    private final Map<String, String> environment;
 
     /**
      * @param options every argument but the port ones
      * @param tls the server's TLS material, or {@code null} for plain TCP
      * @param credentials what to AUTH with, or {@code null}
+     * @param environment variables set for the process, on top of this JVM's
      */
     RedisLauncher(RedisBinary binary, int port, Path dir, List<String> options, TlsMaterial tls,
-            Credentials credentials) {
+            Credentials credentials, Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
         this.binary = binary;
         this.port = port;
         this.dir = dir;
@@ -144,6 +150,9 @@ final class RedisLauncher {
     private Process spawn() {
         List<String> argv = new ArrayList<>();
         argv.add(binary.path().toString());
+        if (Files.exists(dir.resolve(CONFIG_FILE))) {
+            argv.add(dir.resolve(CONFIG_FILE).toString());
+        }
         if (tls == null) {
             argv.addAll(List.of("--port", Integer.toString(port)));
         } else {
@@ -153,7 +162,9 @@ final class RedisLauncher {
         try {
             // Startup errors printed before the log file is open land in the same file;
             // both writers append, so their lines interleave rather than overwrite.
-            Process started = new ProcessBuilder(argv)
+            ProcessBuilder builder = new ProcessBuilder(argv);
+            builder.environment().putAll(environment);
+            Process started = builder
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(Redirect.appendTo(dir.resolve(LOG_FILE).toFile()))

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,12 +46,12 @@ public final class RedisServer implements AutoCloseable {
      * fresh port; a port the caller chose fails at once, as nothing suggests it frees up soon.
      */
     static RedisServer start(RedisBinary binary, int requestedPort, Path dir, List<String> options,
-            TlsMaterial tls, Credentials credentials) {
+            TlsMaterial tls, Credentials credentials, Map<String, String> environment) {
         ShutdownReaper.register(dir);
         try {
             for (int attempt = 1; ; attempt++) {
                 int port = requestedPort != 0 ? requestedPort : FreePorts.find();
-                RedisLauncher launcher = new RedisLauncher(binary, port, dir, options, tls, credentials);
+                RedisLauncher launcher = new RedisLauncher(binary, port, dir, options, tls, credentials, environment);
                 try {
                     return new RedisServer(launcher, launcher.launch(Duration.ZERO));
                 } catch (RedisLauncher.PortInUseException e) {

@@ -28,6 +28,8 @@ public final class RedisServerBuilder {
     private final Map<String, String> aclUsers = new LinkedHashMap<>();
     private TlsMaterial tls;
     private final List<String> extraArgs = new ArrayList<>();
+    private String configFile;
+    private final Map<String, String> environment = new LinkedHashMap<>();
 
     RedisServerBuilder() {
     }
@@ -116,6 +118,26 @@ public final class RedisServerBuilder {
     }
 
     /**
+     * Sets an environment variable of the server process (and of its restarts), e.g.
+     * {@code LD_PRELOAD} and {@code FAKETIME} for a clock that runs behind (libfaketime; Debian's
+     * {@code redis-server} hangs under it, the {@link RedisBinary#embedded()} one works).
+     */
+    public RedisServerBuilder env(String name, String value) {
+        environment.put(requireNonEmpty(name, "name"), Objects.requireNonNull(value, "value"));
+        return this;
+    }
+
+    /**
+     * Writes {@code text} to {@code redis.conf} in the server's directory and passes that file as
+     * the first argument, before every option (which still override it). A Sentinel needs this:
+     * it refuses to start without a configuration file, which it rewrites as it learns.
+     */
+    public RedisServerBuilder configFile(String text) {
+        this.configFile = Objects.requireNonNull(text, "text");
+        return this;
+    }
+
+    /**
      * Starts the server and waits (up to 10 s) until it answers PING, over TLS when configured.
      *
      * @throws IllegalStateException if no binary is found, TLS is asked of a binary without it,
@@ -131,10 +153,13 @@ public final class RedisServerBuilder {
         Path dir;
         try {
             dir = Files.createTempDirectory("leasehold-redis-");
+            if (configFile != null) {
+                Files.writeString(dir.resolve(RedisLauncher.CONFIG_FILE), configFile);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a directory for redis-server", e);
         }
-        return RedisServer.start(bin, port, dir, options(dir), tls, credentials());
+        return RedisServer.start(bin, port, dir, options(dir), tls, credentials(), environment);
     }
 
     /** Everything but the port options, which depend on the port finally used. */

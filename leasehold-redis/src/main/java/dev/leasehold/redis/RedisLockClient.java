@@ -10,14 +10,12 @@ import dev.leasehold.engine.HolderIds;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.redis.internal.LockKeys;
-import dev.leasehold.redis.internal.RedisEndpoint;
+import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,30 +32,31 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
- * A {@link LockClient} on one Redis server (standalone, or the master a URI points to). Create it
- * with {@link RedisLocks#connect(String)} or {@link RedisLocks#builder()}. Thread-safe; share one
- * per application.
+ * A {@link LockClient} on one Redis deployment: a single server, the master a set of Sentinels
+ * names (followed across failovers), or a Cluster. Create it with {@link RedisLocks#connect(String)},
+ * {@link RedisLocks#connectCluster(String...)} or {@link RedisLocks#builder()}. Thread-safe; share
+ * one per application.
  *
  * <p>It holds one command connection (Lettuce multiplexes every caller over it, so concurrent
- * acquires and renewals are pipelined), one pub/sub connection opened on the first wait, and one
- * renewal thread. {@link #close()} ends all three, and the Lettuce client too when this client
- * created it.
+ * acquires and renewals are pipelined; on a Cluster, one per master), one pub/sub connection
+ * opened on the first wait, and one renewal thread. {@link #close()} ends all of them, and the
+ * Lettuce client too when this client created it.
  *
  * <p><b>What it guarantees.</b> Mutual exclusion between holders whose leases are valid, as long
  * as the server does not lose the key: a restart without persistence or a failover to a replica
- * that had not received the key can grant the lock twice. Fencing tokens stay strictly increasing
- * across holders as long as the server's clock does not step back by more than the fence
- * retention (see {@link RedisLocks.Builder#fenceRetention(Duration)}) and the server does not lose
- * the fence key's last write.
+ * that had not received the key can grant the lock twice (Redis replication is asynchronous; a
+ * Sentinel or Cluster failover promotes a replica that may lack the last writes). Fencing tokens
+ * stay strictly increasing across holders as long as the server's clock does not step back by
+ * more than the fence retention (see {@link RedisLocks.Builder#fenceRetention(Duration)}) and the
+ * server does not lose the fence key's last write; across a failover, see the README's "Redis
+ * deployments" for when a promoted replica's tokens exceed the old master's.
  */
 public final class RedisLockClient implements LockClient {
 
-    private final RedisEndpoint endpoint;
-    private final RedisClient client;
-    private final boolean ownsClient;
-    private final StatefulRedisConnection<String, String> connection;
+    private final RedisDeployment deployment;
     private final ReleaseChannels channels;
     private final RedisScripts scripts;
     private final LeaseEngine engine;
@@ -67,6 +66,8 @@ public final class RedisLockClient implements LockClient {
     private final RedisSemaphores semaphores;
     private final RedisFairLockProtocol fair;
     private final Duration operationTimeout;
+    /** The kinds again, on the replica-ack connection; opened on the first lock that asks for acknowledgements. */
+    private final AckedKinds acked;
     private final Duration fenceRetention;
     private volatile boolean closed;
     private final String keyPrefix;
@@ -79,31 +80,28 @@ public final class RedisLockClient implements LockClient {
     /** Longest reason accepted by {@link #breakLock(String, String)}, in characters. */
     public static final int MAX_REASON_LENGTH = 1_000;
 
-    RedisLockClient(RedisEndpoint endpoint, RedisClient client, boolean ownsClient,
-                    StatefulRedisConnection<String, String> connection, RedisScripts scripts,
-                    LeaseEngine.Settings settings, Duration fenceRetention, String keyPrefix) {
+    RedisLockClient(RedisDeployment deployment, LeaseEngine.Settings settings, Duration fenceRetention,
+                    String keyPrefix) {
         this.keyPrefix = keyPrefix;
-        this.endpoint = endpoint;
-        this.client = client;
-        this.ownsClient = ownsClient;
-        this.connection = connection;
-        this.scripts = scripts;
+        this.deployment = deployment;
+        this.scripts = new RedisScripts(deployment.shardedPubSub());
         this.operationTimeout = settings.operationTimeout();
         this.fenceRetention = fenceRetention;
         // Subscriptions outlive their last waiter by a few re-check periods: a lock that is handed
         // over again soon (the contended case) needs no new SUBSCRIBE.
-        this.channels = new ReleaseChannels(client, endpoint, settings.maxRecheck().multipliedBy(3));
+        this.channels = new ReleaseChannels(deployment.pubSub(), deployment.describe(),
+                settings.maxRecheck().multipliedBy(3));
         Duration waiterRegistration = settings.maxRecheck().multipliedBy(3).plus(settings.operationTimeout());
-        this.engine = new LeaseEngine(settings, endpoint.describe());
-        RedisProtocol.Server server = new RedisProtocol.Server(connection.async(), scripts, channels, endpoint.describe(),
-                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null);
+        this.engine = new LeaseEngine(settings, deployment.describe());
+        RedisProtocol.Server server = new RedisProtocol.Server(deployment, scripts, channels, fenceRetention,
+                waiterRegistration);
         this.mutex = new RedisMutexProtocol(server);
         this.readers = new RedisReadProtocol(server);
         this.writers = new RedisWriteProtocol(server);
-        this.semaphores = new RedisSemaphores(connection.async(), scripts, channels, engine, endpoint.describe(),
-                fenceRetention, waiterRegistration, ownsClient ? settings.operationTimeout() : null,
-                settings.operationTimeout());
+        this.semaphores = new RedisSemaphores(deployment, scripts, channels, engine, deployment.describe(),
+                fenceRetention, waiterRegistration, deployment.commandTimeout(), settings.operationTimeout());
         this.fair = new RedisFairLockProtocol(server);
+        this.acked = new AckedKinds(server, settings.operationTimeout());
     }
 
     @Override
@@ -113,7 +111,8 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock lock(String name, LockOptions options) {
-        return engine.lock(key(name), options, mutex);
+        String key = key(name);
+        return engine.lock(key, options, acked.protocol(mutex, options));
     }
 
     /**
@@ -139,7 +138,9 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
-        return ReadWriteLockPair.of(engine, key(name), options, readers, writers);
+        String key = key(name);
+        return ReadWriteLockPair.of(engine, key, options, acked.protocol(readers, options),
+                acked.protocol(writers, options));
     }
 
     /**
@@ -163,6 +164,10 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
+        if (options != null && options.replicaAck().isPresent()) {
+            throw new IllegalArgumentException("withReplicaAck is not supported for semaphores yet; use a lock, a fair "
+                    + "lock or a read-write lock, or options without withReplicaAck");
+        }
         return semaphores.create(key(name), permits, options);
     }
 
@@ -183,7 +188,8 @@ public final class RedisLockClient implements LockClient {
      */
     @Override
     public DistributedLock fairLock(String name, LockOptions options) {
-        return engine.lock(key(name), options, fair);
+        String key = key(name);
+        return engine.lock(key, options, acked.protocol(fair, options));
     }
 
     /**
@@ -200,7 +206,7 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public String describe() {
-        return endpoint.describe();
+        return deployment.describe();
     }
 
     /**
@@ -214,7 +220,7 @@ public final class RedisLockClient implements LockClient {
         engine.ensureOpen();
         LockKeys keys = LockKeys.of(key(name));
         try {
-            List<Object> reply = scripts.inspect.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
+            List<Object> reply = scripts.inspect.<List<Object>>run(deployment.commands(), ScriptOutputType.MULTI,
                             new String[] {keys.lock(), keys.fence(), keys.waiters()})
                     .get(operationTimeout.toNanos(), TimeUnit.NANOSECONDS);
             String holder = (String) reply.get(0);
@@ -235,9 +241,9 @@ public final class RedisLockClient implements LockClient {
                     lastToken, (Long) reply.get(3), foreignText);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
+            throw RedisErrors.translate(deployment.describe(), "inspect of '" + name + "'", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw RedisErrors.translate(endpoint.describe(), "inspect of '" + name + "'", e);
+            throw RedisErrors.translate(deployment.describe(), "inspect of '" + name + "'", e);
         }
     }
 
@@ -265,19 +271,21 @@ public final class RedisLockClient implements LockClient {
         List<LockInfo> found = new ArrayList<>();
         // Under this client's key prefix, like its locks; the names found carry the prefix, as leases' do.
         ScanArgs args = ScanArgs.Builder.matches(keyPrefix + pattern).limit(SCAN_BATCH);
-        KeyScanCursor<String> cursor = await(connection.async().scan(args), "the scan for '" + pattern + "'");
+        KeyScanCursor<String> cursor = await(deployment.commands().scan(args), "the scan for '" + pattern + "'");
         while (true) {
-            found.addAll(heldAmong(cursor.getKeys()));
+            // On a Cluster one script call may only read one slot: one call per slot among the batch.
+            cursor.getKeys().stream().collect(Collectors.groupingBy(deployment::scriptGroup)).values()
+                    .forEach(sameSlot -> found.addAll(heldAmong(sameSlot)));
             if (cursor.isFinished()) {
                 break;
             }
-            cursor = await(connection.async().scan(cursor, args), "the scan for '" + pattern + "'");
+            cursor = await(deployment.commands().scan(cursor, args), "the scan for '" + pattern + "'");
         }
         found.sort(Comparator.comparing(LockInfo::name));
         return found;
     }
 
-    /** One batch of list: the candidates that are held locks, read by one list.lua call. */
+    /** One batch of list, all in one script group: the candidates that are held locks, read by one list.lua call. */
     private List<LockInfo> heldAmong(List<String> keys) {
         List<String> names = new ArrayList<>();
         List<String> scriptKeys = new ArrayList<>();
@@ -296,7 +304,7 @@ public final class RedisLockClient implements LockClient {
         if (names.isEmpty()) {
             return List.of();
         }
-        List<Object> reply = await(scripts.list.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
+        List<Object> reply = await(scripts.list.<List<Object>>run(deployment.commands(), ScriptOutputType.MULTI,
                 scriptKeys.toArray(String[]::new)), "the listing of locks");
         List<LockInfo> held = new ArrayList<>();
         for (int i = 0; i < reply.size(); i += 5) {
@@ -342,7 +350,7 @@ public final class RedisLockClient implements LockClient {
                     + reason.length());
         }
         String by = whoAmI();
-        List<Object> reply = await(scripts.breakLock.<List<Object>>run(connection.async(), ScriptOutputType.MULTI,
+        List<Object> reply = await(scripts.breakLock.<List<Object>>run(deployment.commands(), ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.broken()}, by, reason,
                 Long.toString(fenceRetention.toMillis()), Long.toString(BREAK_AUDIT_RETENTION.toMillis()),
                 keys.channel()), "the break of '" + name + "'");
@@ -371,9 +379,9 @@ public final class RedisLockClient implements LockClient {
             return reply.toCompletableFuture().get(operationTimeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw RedisErrors.translate(endpoint.describe(), operation, e);
+            throw RedisErrors.translate(deployment.describe(), operation, e);
         } catch (ExecutionException | TimeoutException e) {
-            throw RedisErrors.translate(endpoint.describe(), operation, e);
+            throw RedisErrors.translate(deployment.describe(), operation, e);
         }
     }
 
@@ -382,6 +390,11 @@ public final class RedisLockClient implements LockClient {
         int space = typeAndKey.indexOf(' ');
         return "key '" + typeAndKey.substring(space + 1) + "' holds a Redis " + typeAndKey.substring(0, space)
                 + ", not a Leasehold value";
+    }
+
+    /** What the mutex's renewal batches cost so far: flushes, script groups (slots) touched, script calls. */
+    RenewalBatch.Stats mutexRenewalStats() {
+        return mutex.renewalStats();
     }
 
     /** Leases of this client that are held right now (not released, not lost). */
@@ -417,14 +430,12 @@ public final class RedisLockClient implements LockClient {
         closed = true;
         engine.close();
         channels.close();
-        connection.close();
-        if (ownsClient) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
+        acked.close();
+        deployment.close();
     }
 
     @Override
     public String toString() {
-        return "RedisLockClient[" + endpoint.describe() + "]";
+        return "RedisLockClient[" + deployment.describe() + "]";
     }
 }

@@ -1,15 +1,20 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.LockUnavailableException;
+import dev.leasehold.redis.internal.ClusterConnector;
 import dev.leasehold.redis.internal.LettuceConnections;
 import dev.leasehold.redis.internal.RedisEndpoint;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.RedisVersion;
+import dev.leasehold.redis.internal.ServerDeployment;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Entry point of the Redis backend.
@@ -23,8 +28,12 @@ import java.time.Duration;
  * }</pre>
  *
  * <p>URIs follow Lettuce's syntax: {@code redis://[[user]:password@]host[:port][/database]}, and
- * {@code rediss://} for TLS. ACL users are given as {@code redis://user:password@host}. Passwords
- * never appear in messages or logs.
+ * {@code rediss://} for TLS. ACL users are given as {@code redis://user:password@host}. A master
+ * watched by Sentinels is {@code redis-sentinel://[password@]host:26379[,host2:26379]#mymaster}
+ * ({@code rediss-sentinel://} for TLS; the password is the master's): the client asks the Sentinels
+ * for the master and asks again whenever its connection drops, so it follows a failover without a
+ * restart. A Cluster is reached with {@link #connectCluster(String...)}. Passwords never appear in
+ * messages or logs.
  */
 public final class RedisLocks {
 
@@ -46,6 +55,19 @@ public final class RedisLocks {
         return builder().uri(uri).connect();
     }
 
+    /**
+     * Connects to the Redis Cluster that {@code seedUris} belong to (one reachable seed is enough;
+     * the client reads the whole topology from it), with default settings.
+     *
+     * @throws IllegalArgumentException if no seed is given, or one is null, malformed or a Sentinel URI
+     * @throws LockUnavailableException if no seed can be reached, a seed is a standalone server rather
+     *                                  than a Cluster node, or a master is older than Redis 5.0;
+     *                                  nothing is left open then
+     */
+    public static RedisLockClient connectCluster(String... seedUris) {
+        return builder().cluster(seedUris).connect();
+    }
+
     /** Settings for a {@link RedisLockClient}. */
     public static Builder builder() {
         return new Builder();
@@ -55,6 +77,7 @@ public final class RedisLocks {
     public static final class Builder extends RedisClientBuilder<Builder> {
 
         private RedisEndpoint endpoint;
+        private List<RedisEndpoint> clusterSeeds;
         private RedisClient existingClient;
         private String keyPrefix = "";
 
@@ -66,9 +89,43 @@ public final class RedisLocks {
             return this;
         }
 
-        /** The server, as {@code redis://} or {@code rediss://} URI. */
+        /**
+         * The server, as {@code redis://} or {@code rediss://} URI, or the master of a Sentinel
+         * group as {@code redis-sentinel://} or {@code rediss-sentinel://} URI (see {@link RedisLocks}).
+         * Replaces a {@link #cluster(String...)} given before.
+         *
+         * @throws IllegalArgumentException if the URI is null, malformed, or a Sentinel URI without
+         *                                  the master's name after {@code #}
+         */
         public Builder uri(String uri) {
             this.endpoint = RedisEndpoint.parse(uri);
+            this.clusterSeeds = null;
+            return this;
+        }
+
+        /**
+         * A Redis Cluster, by some of its nodes as {@code redis://} or {@code rediss://} URIs (the
+         * client discovers the others). Every lock's keys share one hash slot (see
+         * {@link dev.leasehold.redis.internal.LockKeys}); renewals are batched per slot; waiters use
+         * sharded pub/sub when every master runs Redis 7 or later. Replaces a {@link #uri} given before.
+         *
+         * @throws IllegalArgumentException if no seed is given, or one is null, malformed or a Sentinel URI
+         */
+        public Builder cluster(String... seedUris) {
+            if (seedUris == null || seedUris.length == 0) {
+                throw new IllegalArgumentException("cluster needs at least one seed URI, e.g. redis://localhost:7000");
+            }
+            List<RedisEndpoint> seeds = new ArrayList<>();
+            for (String seed : seedUris) {
+                RedisEndpoint parsed = RedisEndpoint.parse(seed);
+                if (parsed.sentinel()) {
+                    throw new IllegalArgumentException("a Cluster seed must be a redis:// or rediss:// URI of a Cluster "
+                            + "node, not a Sentinel URI; use uri(...) for a Sentinel group");
+                }
+                seeds.add(parsed);
+            }
+            this.clusterSeeds = List.copyOf(seeds);
+            this.endpoint = null;
             return this;
         }
 
@@ -123,14 +180,30 @@ public final class RedisLocks {
          *                                  left open then
          */
         public RedisLockClient connect() {
+            if (clusterSeeds != null) {
+                if (existingClient != null) {
+                    throw new IllegalStateException("client(RedisClient) is a single-server client; a Cluster needs "
+                            + "Leasehold's own cluster client: drop client(...) or use uri(...)");
+                }
+                return new RedisLockClient(ClusterConnector.connect(clusterSeeds, null, operationTimeout(),
+                        trustedCertificate()), engineSettings(), fenceRetention(), keyPrefix);
+            }
             if (endpoint == null) {
-                throw new IllegalStateException("no Redis URI given; call uri(\"redis://host:port\") first");
+                throw new IllegalStateException("no Redis URI given; call uri(\"redis://host:port\") or "
+                        + "cluster(\"redis://host:port\", ...) first");
             }
             boolean ownsClient = existingClient == null;
             RedisClient client = ownsClient ? RedisClient.create() : existingClient;
             Duration operationTimeout = operationTimeout();
             if (ownsClient) {
-                client.setOptions(LettuceConnections.clientOptions(operationTimeout, trustedCertificate()));
+                ClientOptions options = LettuceConnections.clientOptions(operationTimeout, trustedCertificate());
+                if (endpoint.sentinel()) {
+                    // During a failover the connections reconnect to the promoted master: calls wait
+                    // for that (each still bounded by the operation timeout) rather than fail at once.
+                    options = options.mutate().disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
+                            .build();
+                }
+                client.setOptions(options);
             }
             RedisEndpoint bounded = endpoint.withHandshakeTimeout(operationTimeout);
             try {
@@ -141,8 +214,8 @@ public final class RedisLocks {
                     connection.close();
                     throw e;
                 }
-                return new RedisLockClient(bounded, client, ownsClient, connection, new RedisScripts(),
-                        engineSettings(), fenceRetention(), keyPrefix);
+                return new RedisLockClient(new ServerDeployment(client, bounded, connection,
+                        ownsClient ? operationTimeout : null), engineSettings(), fenceRetention(), keyPrefix);
             } catch (RuntimeException e) {
                 if (ownsClient) {
                     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

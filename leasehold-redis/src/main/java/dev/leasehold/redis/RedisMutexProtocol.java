@@ -46,6 +46,10 @@ final class RedisMutexProtocol extends RedisProtocol {
         renewals.flush();
     }
 
+    RenewalBatch.Stats renewalStats() {
+        return renewals.stats();
+    }
+
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
         return releaseScript(name, holder, null).thenApply(ReleaseOutcome::single);

@@ -1,13 +1,14 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.redis.internal.ReleaseChannels;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseSignal;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,19 +22,29 @@ import java.util.concurrent.CompletableFuture;
 abstract class RedisProtocol implements LockProtocol {
 
     /**
-     * One server as every kind's protocol sees it.
+     * One deployment as every kind's protocol sees it.
      *
-     * @param description        where it is, without credentials
      * @param fenceRetention     how long a fence key outlives its last write
      * @param waiterRegistration how long a waiter's registration lasts without a new attempt
-     * @param commandTimeout     the Lettuce client's command timeout when Leasehold set it, else null
      */
-    record Server(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
-                  String description, Duration fenceRetention, Duration waiterRegistration, Duration commandTimeout) {
+    record Server(RedisDeployment deployment, RedisScripts scripts, ReleaseChannels channels,
+                  Duration fenceRetention, Duration waiterRegistration) {
+
+        RedisClusterAsyncCommands<String, String> commands() {
+            return deployment.commands();
+        }
+
+        String description() {
+            return deployment.describe();
+        }
+
+        Duration commandTimeout() {
+            return deployment.commandTimeout();
+        }
     }
 
     final Server server;
-    final RedisAsyncCommands<String, String> commands;
+    final RedisClusterAsyncCommands<String, String> commands;
     final RedisScripts scripts;
     final String fenceRetentionMillis;
     final String waiterRegistrationMillis;
@@ -70,7 +81,8 @@ abstract class RedisProtocol implements LockProtocol {
 
     /** A renewal batch over {@code script} ({@code renew_batch.lua} or {@code renew_members.lua}). */
     RenewalBatch renewals(RedisScript script) {
-        return new RenewalBatch(commands, script, error -> RedisErrors.translate(describe(), "the renewal", error));
+        return new RenewalBatch(commands, script, server.deployment()::scriptGroup,
+                error -> RedisErrors.translate(describe(), "the renewal", error));
     }
 
     /** Turns a failed reply into a {@link dev.leasehold.LockUnavailableException} naming the server. */

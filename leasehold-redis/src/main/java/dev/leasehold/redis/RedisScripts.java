@@ -11,19 +11,48 @@ import dev.leasehold.redis.internal.RedisScript;
  */
 final class RedisScripts {
 
-    final MutexScripts mutex = new MutexScripts();
-    final RedisScript renewBatch = RedisScript.load("renew_batch.lua");
-    final RedisScript renewMembers = RedisScript.load("renew_members.lua");
-    final RedisScript inspect = RedisScript.load("inspect.lua");
-    final RedisScript list = RedisScript.load("list.lua");
-    final RedisScript breakLock = RedisScript.load("break.lua");
-    final RedisScript readAcquire = RedisScript.load("read_acquire.lua");
-    final RedisScript readRelease = RedisScript.load("read_release.lua");
-    final RedisScript writeAcquire = RedisScript.load("write_acquire.lua");
-    final RedisScript writeRelease = RedisScript.load("write_release.lua");
-    final RedisScript semaphoreAcquire = RedisScript.load("semaphore_acquire.lua");
-    final RedisScript semaphoreRelease = RedisScript.load("semaphore_release.lua");
-    final RedisScript semaphoreAvailable = RedisScript.load("semaphore_available.lua");
-    final RedisScript fairAcquire = RedisScript.load("fair_acquire.lua");
-    final RedisScript fairRelease = RedisScript.load("fair_release.lua");
+    final MutexScripts mutex;
+    final RedisScript renewBatch;
+    final RedisScript renewMembers;
+    final RedisScript inspect;
+    final RedisScript list;
+    final RedisScript breakLock;
+    final RedisScript readAcquire;
+    final RedisScript readRelease;
+    final RedisScript writeAcquire;
+    final RedisScript writeRelease;
+    final RedisScript semaphoreAcquire;
+    final RedisScript semaphoreRelease;
+    final RedisScript semaphoreAvailable;
+    final RedisScript fairAcquire;
+    final RedisScript fairRelease;
+
+    /** The scripts of a single server (plain {@code PUBLISH}). */
+    RedisScripts() {
+        this(false);
+    }
+
+    /** @param sharded publish with {@code SPUBLISH} (a Cluster of Redis 7 or later), else with {@code PUBLISH} */
+    RedisScripts(boolean sharded) {
+        this.mutex = new MutexScripts(sharded);
+        this.renewBatch = load("renew_batch.lua", sharded);
+        this.renewMembers = load("renew_members.lua", sharded);
+        this.inspect = load("inspect.lua", sharded);
+        this.list = load("list.lua", sharded);
+        this.breakLock = load("break.lua", sharded);
+        this.readAcquire = load("read_acquire.lua", sharded);
+        this.readRelease = load("read_release.lua", sharded);
+        this.writeAcquire = load("write_acquire.lua", sharded);
+        this.writeRelease = load("write_release.lua", sharded);
+        this.semaphoreAcquire = load("semaphore_acquire.lua", sharded);
+        this.semaphoreRelease = load("semaphore_release.lua", sharded);
+        this.semaphoreAvailable = load("semaphore_available.lua", sharded);
+        this.fairAcquire = load("fair_acquire.lua", sharded);
+        this.fairRelease = load("fair_release.lua", sharded);
+    }
+
+    private static RedisScript load(String resource, boolean sharded) {
+        RedisScript script = RedisScript.load(resource);
+        return sharded ? script.withShardedPublish() : script;
+    }
 }

@@ -6,11 +6,12 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.ReleaseChannels;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +33,7 @@ final class RedisSemaphores {
     /** The code semaphore_acquire.lua fails with when live leases hold the name with another number. */
     private static final String MISMATCH = "LEASEHOLD_PERMITS_MISMATCH";
 
-    private final RedisAsyncCommands<String, String> commands;
+    private final RedisClusterAsyncCommands<String, String> commands;
     private final RedisScripts scripts;
     private final ReleaseChannels channels;
     private final LeaseEngine engine;
@@ -51,10 +52,10 @@ final class RedisSemaphores {
     /**
      * @param commandTimeout the Lettuce client's own command timeout when Leasehold set it, else null
      */
-    RedisSemaphores(RedisAsyncCommands<String, String> commands, RedisScripts scripts, ReleaseChannels channels,
+    RedisSemaphores(RedisDeployment deployment, RedisScripts scripts, ReleaseChannels channels,
                     LeaseEngine engine, String server, Duration fenceRetention, Duration waiterRegistration,
                     Duration commandTimeout, Duration operationTimeout) {
-        this.commands = commands;
+        this.commands = deployment.commands();
         this.scripts = scripts;
         this.channels = channels;
         this.engine = engine;
@@ -63,7 +64,7 @@ final class RedisSemaphores {
         this.waiterRegistrationMillis = Long.toString(waiterRegistration.toMillis());
         this.commandTimeout = commandTimeout;
         this.operationTimeout = operationTimeout;
-        this.renewals = new RenewalBatch(commands, scripts.renewMembers,
+        this.renewals = new RenewalBatch(commands, scripts.renewMembers, deployment::scriptGroup,
                 error -> RedisErrors.translate(server, "the renewal of a permit", error));
     }
 
@@ -154,7 +155,7 @@ final class RedisSemaphores {
         return commandTimeout != null && commandTimeout.compareTo(timeout) <= 0;
     }
 
-    RedisAsyncCommands<String, String> commands() {
+    RedisClusterAsyncCommands<String, String> commands() {
         return commands;
     }
 

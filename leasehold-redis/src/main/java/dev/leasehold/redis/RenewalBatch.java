@@ -3,20 +3,26 @@ package dev.leasehold.redis;
 import dev.leasehold.redis.internal.RedisScript;
 
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * Collects the renewals the watchdog sends in one batch and sends them as one script call per
  * chunk ({@code renew_batch.lua}), so ten thousand leases renewed together cost ten calls, not ten
- * thousand. Each renewal still gets its own answer.
+ * thousand. Each renewal still gets its own answer. A call only carries keys of one script group
+ * ({@link dev.leasehold.redis.internal.RedisDeployment#scriptGroup}): on a Cluster a script may only
+ * touch one hash slot, so a batch costs one call per slot it touches (and per chunk), never one per lease.
  */
 final class RenewalBatch {
 
@@ -27,13 +33,20 @@ final class RenewalBatch {
     }
 
     private final Queue<Pending> pending = new ConcurrentLinkedQueue<>();
-    private final RedisAsyncCommands<String, String> commands;
+    private final RedisClusterAsyncCommands<String, String> commands;
     private final RedisScript script;
     private final Function<Throwable, Throwable> translate;
+    private final ToIntFunction<String> group;
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder flushes = new LongAdder();
+    private final LongAdder groupsFlushed = new LongAdder();
+    private final LongAdder renewalsFlushed = new LongAdder();
 
-    RenewalBatch(RedisAsyncCommands<String, String> commands, RedisScript script, Function<Throwable, Throwable> translate) {
+    RenewalBatch(RedisClusterAsyncCommands<String, String> commands, RedisScript script, ToIntFunction<String> group,
+                 Function<Throwable, Throwable> translate) {
         this.commands = commands;
         this.script = script;
+        this.group = group;
         this.translate = translate;
     }
 
@@ -44,23 +57,36 @@ final class RenewalBatch {
         return answer;
     }
 
-    /** Sends everything queued, in chunks of {@link #CHUNK}. */
+    /** Sends everything queued, one call per script group and chunk of {@link #CHUNK}. */
     void flush() {
-        List<Pending> chunk = new ArrayList<>();
+        Map<Integer, List<Pending>> chunks = new HashMap<>();
         Pending next;
         while ((next = pending.poll()) != null) {
+            renewalsFlushed.increment();
+            List<Pending> chunk = chunks.computeIfAbsent(group.applyAsInt(next.key()), g -> new ArrayList<>());
             chunk.add(next);
             if (chunk.size() == CHUNK) {
-                send(chunk);
-                chunk = new ArrayList<>();
+                send(List.copyOf(chunk));
+                chunk.clear();
             }
         }
-        if (!chunk.isEmpty()) {
-            send(chunk);
+        chunks.values().stream().filter(chunk -> !chunk.isEmpty()).forEach(this::send);
+        if (!chunks.isEmpty()) {
+            flushes.increment();
+            groupsFlushed.add(chunks.size());
         }
     }
 
+    /** What the flushes so far cost, for tests and diagnostics. */
+    record Stats(long flushes, long renewals, long groups, long calls) {
+    }
+
+    Stats stats() {
+        return new Stats(flushes.sum(), renewalsFlushed.sum(), groupsFlushed.sum(), calls.sum());
+    }
+
     private void send(List<Pending> chunk) {
+        calls.increment();
         String[] keys = new String[chunk.size()];
         String[] args = new String[chunk.size() * 2];
         for (int i = 0; i < chunk.size(); i++) {

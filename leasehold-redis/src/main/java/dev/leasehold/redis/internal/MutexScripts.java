@@ -2,7 +2,7 @@ package dev.leasehold.redis.internal;
 
 import dev.leasehold.spi.Attempt;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,9 +18,21 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class MutexScripts {
 
-    private final RedisScript acquire = RedisScript.load("acquire.lua");
-    private final RedisScript release = RedisScript.load("release.lua");
-    private final RedisScript renew = RedisScript.load("renew.lua");
+    private final RedisScript acquire;
+    private final RedisScript release;
+    private final RedisScript renew;
+
+    /** The scripts publishing with plain {@code PUBLISH}. */
+    public MutexScripts() {
+        this(false);
+    }
+
+    /** @param sharded publish with {@code SPUBLISH} (see {@link RedisScript#withShardedPublish()}) */
+    public MutexScripts(boolean sharded) {
+        this.acquire = RedisScript.load("acquire.lua");
+        this.release = sharded ? RedisScript.load("release.lua").withShardedPublish() : RedisScript.load("release.lua");
+        this.renew = RedisScript.load("renew.lua");
+    }
 
     /** What one server answered to an acquire. */
     public sealed interface Answer {
@@ -47,7 +59,7 @@ public final class MutexScripts {
      * Runs {@code acquire.lua}: takes {@code keys.lock()} for {@code holder} with a new token, or
      * registers {@code waiter} (when not null) and reports the holder's remaining ttl.
      */
-    public CompletableFuture<Answer> acquire(RedisAsyncCommands<String, String> commands, LockKeys keys, String holder,
+    public CompletableFuture<Answer> acquire(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                              Duration ttl, Duration fenceRetention, String waiter,
                                              Duration waiterRegistration) {
         CompletableFuture<List<Object>> reply = acquire.run(commands, ScriptOutputType.MULTI,
@@ -65,7 +77,7 @@ public final class MutexScripts {
      *
      * @return true if the key was the holder's
      */
-    public CompletableFuture<Boolean> release(RedisAsyncCommands<String, String> commands, LockKeys keys, String holder,
+    public CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                               String waiter) {
         CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel());
@@ -77,7 +89,7 @@ public final class MutexScripts {
      *
      * @return true if extended
      */
-    public CompletableFuture<Boolean> renew(RedisAsyncCommands<String, String> commands, LockKeys keys, String holder,
+    public CompletableFuture<Boolean> renew(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                             Duration ttl) {
         CompletableFuture<Long> reply = renew.run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()},
                 holder, millis(ttl));

@@ -3,6 +3,7 @@ package dev.leasehold.redis.internal;
 import io.lettuce.core.RedisURI;
 
 import java.time.Duration;
+import java.util.stream.Collectors;
 
 /**
  * A parsed Redis URI and its credential-free description. Parsing errors never echo the URI,
@@ -16,28 +17,60 @@ public final class RedisEndpoint {
 
     private RedisEndpoint(RedisURI uri) {
         this.uri = uri;
-        this.description = (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort()
-                + (uri.getDatabase() == 0 ? "" : "/" + uri.getDatabase());
+        String database = uri.getDatabase() == 0 ? "" : "/" + uri.getDatabase();
+        this.description = isSentinel(uri)
+                ? "redis-sentinel://" + uri.getSentinels().stream().map(s -> s.getHost() + ":" + s.getPort())
+                        .collect(Collectors.joining(",")) + database + "#" + uri.getSentinelMasterId()
+                : (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort() + database;
+    }
+
+    private static boolean isSentinel(RedisURI uri) {
+        return !uri.getSentinels().isEmpty();
+    }
+
+    /** Whether the URI names a master through Sentinels ({@code redis-sentinel://}). */
+    public boolean sentinel() {
+        return isSentinel(uri);
     }
 
     /**
-     * @throws IllegalArgumentException if the text is null, empty or not a redis:// or rediss:// URI
+     * Parses {@code redis://}, {@code rediss://} (TLS), and {@code redis-sentinel://} or
+     * {@code rediss-sentinel://} with the master's name after {@code #}, e.g.
+     * {@code redis-sentinel://password@host1:26379,host2:26379#mymaster} (the password is the
+     * master's; Lettuce's syntax).
+     *
+     * @throws IllegalArgumentException if the text is null, empty, of another scheme, malformed, or
+     *                                  a Sentinel URI without a master name
      */
     public static RedisEndpoint parse(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("Redis URI must not be null or empty; "
                     + "use redis://[user:password@]host:port or rediss://... for TLS");
         }
-        if (!text.startsWith("redis://") && !text.startsWith("rediss://")) {
-            throw new IllegalArgumentException("Redis URI must start with redis:// or rediss://, "
-                    + "e.g. redis://localhost:6379");
+        if (!text.startsWith("redis://") && !text.startsWith("rediss://") && !text.startsWith("redis-sentinel://")
+                && !text.startsWith("rediss-sentinel://")) {
+            throw new IllegalArgumentException("Redis URI must start with redis://, rediss://, redis-sentinel:// or "
+                    + "rediss-sentinel://, e.g. redis://localhost:6379 or redis-sentinel://localhost:26379#mymaster");
         }
+        if (text.contains("-sentinel://") && (text.indexOf('#') < 0 || text.endsWith("#"))) {
+            throw noMasterName();
+        }
+        RedisURI uri;
         try {
-            return new RedisEndpoint(RedisURI.create(text));
+            uri = RedisURI.create(text);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("Redis URI is not valid (" + e.getClass().getSimpleName()
-                    + "); use redis://[user:password@]host:port[/db]");
+                    + "); use redis://[user:password@]host:port[/db] or redis-sentinel://host:port[,host:port]#master");
         }
+        if (isSentinel(uri) && (uri.getSentinelMasterId() == null || uri.getSentinelMasterId().isBlank())) {
+            throw noMasterName();
+        }
+        return new RedisEndpoint(uri);
+    }
+
+    private static IllegalArgumentException noMasterName() {
+        return new IllegalArgumentException("Sentinel URI names no master: add the master's name after '#', "
+                + "e.g. redis-sentinel://localhost:26379#mymaster");
     }
 
     /**
@@ -49,7 +82,13 @@ public final class RedisEndpoint {
         if (!RedisURI.DEFAULT_TIMEOUT_DURATION.equals(uri.getTimeout())) {
             return this;
         }
-        return new RedisEndpoint(RedisURI.builder(uri).withTimeout(timeout).build());
+        RedisURI.Builder copy = RedisURI.builder(uri).withTimeout(timeout);
+        if (sentinel()) {
+            // Lettuce's copy keeps neither the Sentinels nor the master's name.
+            uri.getSentinels().forEach(copy::withSentinel);
+            copy.withSentinelMasterId(uri.getSentinelMasterId());
+        }
+        return new RedisEndpoint(copy.build());
     }
 
     public static RedisEndpoint of(RedisURI uri) {

@@ -2,7 +2,7 @@ package dev.leasehold.redis.internal;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,7 +69,17 @@ public final class RedisScript {
         }
     }
 
-    public <T> CompletableFuture<T> run(RedisAsyncCommands<String, String> commands, ScriptOutputType type,
+    /**
+     * This script with every {@code redis.call('publish', ...)} made a sharded
+     * {@code redis.call('spublish', ...)} (Redis 7): on a Cluster a sharded message goes to the
+     * channel's slot only, instead of to every node. The channel shares the keys' hash tag (see
+     * {@link LockKeys#channel()}), so the script still touches one slot.
+     */
+    public RedisScript withShardedPublish() {
+        return new RedisScript(source.replace("redis.call('publish',", "redis.call('spublish',"));
+    }
+
+    public <T> CompletableFuture<T> run(RedisClusterAsyncCommands<String, String> commands, ScriptOutputType type,
                                  String[] keys, String... args) {
         return commands.<T>evalsha(sha, type, keys, args).toCompletableFuture()
                 .exceptionallyCompose(error -> isNoScript(error)

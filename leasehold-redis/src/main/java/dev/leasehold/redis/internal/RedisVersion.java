@@ -71,21 +71,33 @@ public final class RedisVersion {
         });
     }
 
+    /** The major version in the text of {@code INFO server}, or -1 if it cannot be read. */
+    public static int major(String info) {
+        String version = version(info);
+        if (version == null) {
+            return -1;
+        }
+        int dot = version.indexOf('.');
+        try {
+            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /**
      * The {@code redis_version} in the text of {@code INFO server} if it is older than the minimum;
      * null if it is recent enough or cannot be read (then it is not refused).
      */
     public static String tooOld(String info) {
+        int major = major(info);
+        return major >= 0 && major < MINIMUM_MAJOR ? version(info) : null;
+    }
+
+    private static String version(String info) {
         for (String line : info.split("\r?\n")) {
             if (line.startsWith("redis_version:")) {
-                String version = line.substring("redis_version:".length()).trim();
-                int dot = version.indexOf('.');
-                try {
-                    int major = Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
-                    return major < MINIMUM_MAJOR ? version : null;
-                } catch (NumberFormatException e) {
-                    return null;
-                }
+                return line.substring("redis_version:".length()).trim();
             }
         }
         return null;

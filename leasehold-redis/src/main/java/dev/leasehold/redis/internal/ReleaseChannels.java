@@ -3,9 +3,6 @@ package dev.leasehold.redis.internal;
 import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
 import java.util.Map;
@@ -63,20 +60,28 @@ public final class ReleaseChannels implements AutoCloseable {
         }
     }
 
-    private final RedisClient client;
-    private final RedisEndpoint endpoint;
+    private final PubSubLink.Opener opener;
+    private final String description;
     private final Duration linger;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
-    private final AtomicReference<CompletableFuture<StatefulRedisPubSubConnection<String, String>>> connection =
-            new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<PubSubLink>> connection = new AtomicReference<>();
 
     /**
      * @param linger how long a channel stays subscribed after its last waiter got the lock, so the
      *               next wait on it (the next handoff) needs no SUBSCRIBE and no second attempt
      */
     public ReleaseChannels(RedisClient client, RedisEndpoint endpoint, Duration linger) {
-        this.client = client;
-        this.endpoint = endpoint;
+        this(onMessage -> ServerDeployment.open(client, endpoint, onMessage), endpoint.describe(), linger);
+    }
+
+    /**
+     * @param opener      opens the shared pub/sub connection on the first wait
+     * @param description where it is, without credentials, for errors
+     * @param linger      as above
+     */
+    public ReleaseChannels(PubSubLink.Opener opener, String description, Duration linger) {
+        this.opener = opener;
+        this.description = description;
         this.linger = linger;
     }
 
@@ -86,7 +91,7 @@ public final class ReleaseChannels implements AutoCloseable {
         channels.compute(channelName, (name, channel) -> {
             Channel current = channel == null ? new Channel() : channel;
             if (current.subscribed == null) {
-                current.subscribed = connection().thenCompose(c -> c.async().subscribe(name).toCompletableFuture())
+                current.subscribed = connection().thenCompose(c -> c.subscribe(name))
                         .thenApply(ignored -> null);
             }
             current.references++;
@@ -171,44 +176,41 @@ public final class ReleaseChannels implements AutoCloseable {
 
     private CompletableFuture<Void> unsubscribe(String channelName, Channel channel) {
         channel.fire();
-        return connection().thenCompose(c -> c.async().unsubscribe(channelName).toCompletableFuture())
+        return connection().thenCompose(c -> c.unsubscribe(channelName))
                 .thenApply(ignored -> null);
     }
 
-    private CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection() {
-        CompletableFuture<StatefulRedisPubSubConnection<String, String>> existing = connection.get();
+    private CompletableFuture<PubSubLink> connection() {
+        CompletableFuture<PubSubLink> existing = connection.get();
         if (existing != null && !existing.isCompletedExceptionally()) {
             return existing;
         }
-        CompletableFuture<StatefulRedisPubSubConnection<String, String>> opening = new CompletableFuture<>();
+        CompletableFuture<PubSubLink> opening = new CompletableFuture<>();
         if (!connection.compareAndSet(existing, opening)) {
             return connection.get();
         }
-        client.connectPubSubAsync(StringCodec.UTF8, endpoint.uri()).toCompletableFuture().whenComplete((c, error) -> {
+        opener.open(this::deliver).whenComplete((link, error) -> {
             if (error != null) {
-                opening.completeExceptionally(RedisErrors.translate(endpoint.describe(),
-                        "opening the pub/sub connection", error));
-                return;
+                opening.completeExceptionally(RedisErrors.translate(description, "opening the pub/sub connection", error));
+            } else {
+                opening.complete(link);
             }
-            c.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channelName, String message) {
-                    Channel channel = channels.get(channelName);
-                    if (channel != null) {
-                        channel.deliver(message);
-                    }
-                }
-            });
-            opening.complete(c);
         });
         return opening;
     }
 
+    private void deliver(String channelName, String message) {
+        Channel channel = channels.get(channelName);
+        if (channel != null) {
+            channel.deliver(message);
+        }
+    }
+
     @Override
     public void close() {
-        CompletableFuture<StatefulRedisPubSubConnection<String, String>> current = connection.getAndSet(null);
+        CompletableFuture<PubSubLink> current = connection.getAndSet(null);
         if (current != null) {
-            current.thenAccept(StatefulRedisPubSubConnection::close);
+            current.thenAccept(PubSubLink::close);
         }
         channels.values().forEach(Channel::fire);
         channels.clear();

@@ -1,0 +1,257 @@
+package dev.leasehold.launcher;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * A master with replicas and three Sentinels watching it, all real {@code redis-server} children
+ * on free loopback ports. The Sentinels notice a dead master after {@link #DOWN_AFTER} (by default) and need two
+ * of three votes to fail over. {@link #close()} ends every process (and the JVM's exit ends any left).
+ *
+ * <p>Not thread-safe: drive it from the test's thread.
+ */
+public final class RedisSentinelGroup implements AutoCloseable {
+
+    /** The name the Sentinels know the master by. */
+    public static final String MASTER_NAME = "mymaster";
+    /** How long a master must stay silent before a Sentinel calls it down, unless {@link #start(int, String, Duration)} says otherwise. */
+    public static final Duration DOWN_AFTER = Duration.ofMillis(1000);
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+    private static final int SENTINELS = 3;
+
+    private final List<RedisServer> servers;
+    private final List<RedisServer> sentinels;
+    private final String password;
+
+    private RedisSentinelGroup(List<RedisServer> servers, List<RedisServer> sentinels, String password) {
+        this.servers = servers;
+        this.sentinels = sentinels;
+        this.password = password;
+    }
+
+    /**
+     * Starts a master, {@code replicas} replicas of it and three Sentinels, and returns once every
+     * replica is in sync and every Sentinel knows the replicas and the other Sentinels.
+     *
+     * @param password the data nodes' password (the Sentinels have none), or {@code null}
+     * @throws IllegalArgumentException if replicas is not in 1..5
+     * @throws IllegalStateException if a process fails to start or the group does not settle in 30 s;
+     *                               whatever started is stopped then
+     */
+    public static RedisSentinelGroup start(int replicas, String password) {
+        return start(replicas, password, DOWN_AFTER);
+    }
+
+    /**
+     * As {@link #start(int, String)}, with the Sentinels' {@code down-after-milliseconds} set to
+     * {@code downAfter}: longer for tests that freeze the master briefly without wanting a failover.
+     */
+    public static RedisSentinelGroup start(int replicas, String password, Duration downAfter) {
+        if (replicas < 1 || replicas > 5) {
+            throw new IllegalArgumentException("replicas must be between 1 and 5, was " + replicas);
+        }
+        List<RedisServer> servers = new ArrayList<>();
+        List<RedisServer> sentinels = new ArrayList<>();
+        try {
+            servers.add(dataNode(password).start());
+            int masterPort = servers.get(0).port();
+            for (int i = 0; i < replicas; i++) {
+                servers.add(dataNode(password).arg("--replicaof", RedisLauncher.HOST, Integer.toString(masterPort)).start());
+            }
+            await("replicas in sync with port " + masterPort, () -> servers.stream().skip(1).allMatch(replica ->
+                    ((String) replica.command("INFO", "replication")).contains("master_link_status:up")));
+            // Naming the replicas saves the Sentinels their first discovery round (an INFO every 10 s).
+            StringBuilder config = new StringBuilder()
+                    .append("sentinel monitor " + MASTER_NAME + " " + RedisLauncher.HOST + " " + masterPort + " 2\n")
+                    .append("sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis() + "\n")
+                    .append("sentinel failover-timeout " + MASTER_NAME + " 4000\n");
+            if (password != null) {
+                config.append("sentinel auth-pass " + MASTER_NAME + " " + password + "\n");
+            }
+            servers.stream().skip(1).forEach(replica -> config.append("sentinel known-replica " + MASTER_NAME + " "
+                    + RedisLauncher.HOST + " " + replica.port() + "\n"));
+            for (int i = 0; i < SENTINELS; i++) {
+                RedisServer sentinel = RedisServer.builder().configFile(config.toString()).arg("--sentinel").start();
+                sentinels.add(sentinel);
+                try {
+                    // Redis 7: refresh the replicas' INFO every second, not every 10 s, so a forced
+                    // failover never finds them stale (NOGOODSLAVE) for long.
+                    sentinel.command("SENTINEL", "DEBUG", "info-period", "1000");
+                } catch (RedisReplyException olderThanSeven) {
+                    // failover() retries instead
+                }
+            }
+            RedisSentinelGroup group = new RedisSentinelGroup(servers, sentinels, password);
+            group.awaitSettled(servers.get(0));
+            return group;
+        } catch (RuntimeException e) {
+            sentinels.forEach(RedisServer::close);
+            servers.forEach(RedisServer::close);
+            throw e;
+        }
+    }
+
+    private static RedisServerBuilder dataNode(String password) {
+        RedisServerBuilder builder = RedisServer.builder();
+        if (password != null) {
+            builder.requirePass(password).arg("--masterauth", password);
+        }
+        return builder;
+    }
+
+    /**
+     * Lettuce's Sentinel URI for this group, {@code redis-sentinel://[password@]127.0.0.1:P1,...#mymaster};
+     * the password (when there is one) is the data nodes'.
+     */
+    public String uri() {
+        String hosts = sentinels.stream().map(s -> RedisLauncher.HOST + ":" + s.port()).collect(Collectors.joining(","));
+        return "redis-sentinel://" + (password == null ? "" : password + "@") + hosts + "#" + MASTER_NAME;
+    }
+
+    /** The data nodes: the first started as master, the others as its replicas. */
+    public List<RedisServer> servers() {
+        return List.copyOf(servers);
+    }
+
+    public List<RedisServer> sentinels() {
+        return List.copyOf(sentinels);
+    }
+
+    /**
+     * The data node the first live Sentinel names as master right now.
+     *
+     * @throws IllegalStateException if no Sentinel answers or it names an unknown node
+     */
+    public RedisServer master() {
+        for (RedisServer sentinel : sentinels) {
+            if (!sentinel.isAlive() || sentinel.isPaused()) {
+                continue;
+            }
+            Object reply = sentinel.command("SENTINEL", "get-master-addr-by-name", MASTER_NAME);
+            int port = Integer.parseInt((String) ((List<?>) reply).get(1));
+            return servers.stream().filter(s -> s.port() == port).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("Sentinel names unknown master port " + port));
+        }
+        throw new IllegalStateException("no Sentinel is running");
+    }
+
+    /** The replicas of the current master. */
+    public List<RedisServer> replicas() {
+        RedisServer master = master();
+        return servers.stream().filter(s -> s != master).toList();
+    }
+
+    /**
+     * Asks a Sentinel to fail over at once ({@code SENTINEL FAILOVER}, no agreement needed) and
+     * waits until a replica is promoted and the old master follows it.
+     *
+     * @return the new master
+     * @throws IllegalStateException if that does not happen within 30 s
+     */
+    public RedisServer failover() {
+        RedisServer old = master();
+        // NOGOODSLAVE while the Sentinel's view of the replicas is stale; INPROG while one runs.
+        await("a Sentinel to accept SENTINEL FAILOVER", () -> {
+            try {
+                sentinels.get(0).command("SENTINEL", "FAILOVER", MASTER_NAME);
+                return true;
+            } catch (RedisReplyException notYet) {
+                return false;
+            }
+        });
+        RedisServer promoted = awaitNewMaster(old);
+        awaitSettled(promoted);
+        return promoted;
+    }
+
+    /**
+     * Waits until every live Sentinel names a master other than {@code old} and that node says it
+     * is a master: after {@link RedisServer#kill()} of the master this takes the down-after time
+     * plus an election, a few seconds.
+     *
+     * @throws IllegalStateException if it does not happen within 30 s
+     */
+    public RedisServer awaitNewMaster(RedisServer old) {
+        await("a Sentinel failover away from port " + old.port(), () -> {
+            for (RedisServer sentinel : sentinels) {
+                if (!sentinel.isAlive() || sentinel.isPaused()) {
+                    continue;
+                }
+                List<?> reply = (List<?>) sentinel.command("SENTINEL", "get-master-addr-by-name", MASTER_NAME);
+                if (Integer.parseInt((String) reply.get(1)) == old.port()) {
+                    return false;
+                }
+            }
+            RedisServer now = master();
+            return String.valueOf(now.command("ROLE").toString()).startsWith("[master");
+        });
+        return master();
+    }
+
+    /**
+     * Waits until every live replica follows {@code master} with its link up, and every Sentinel
+     * knows the live replicas and the two other Sentinels.
+     */
+    private void awaitSettled(RedisServer master) {
+        List<RedisServer> live = servers.stream().filter(s -> s != master && s.isAlive() && !s.isPaused()).toList();
+        await("replicas in sync and Sentinels aware of each other", () -> {
+            for (RedisServer replica : live) {
+                String info = (String) replica.command("INFO", "replication");
+                if (!info.contains("master_port:" + master.port()) || !info.contains("master_link_status:up")) {
+                    return false;
+                }
+            }
+            for (RedisServer sentinel : sentinels) {
+                List<?> fields = (List<?>) sentinel.command("SENTINEL", "MASTER", MASTER_NAME);
+                if (!field(fields, "port").equals(Integer.toString(master.port()))
+                        || Integer.parseInt(field(fields, "num-other-sentinels")) < SENTINELS - 1
+                        || Integer.parseInt(field(fields, "num-slaves")) < live.size()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private static String field(List<?> flat, String name) {
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            if (name.equals(flat.get(i))) {
+                return String.valueOf(flat.get(i + 1));
+            }
+        }
+        return "";
+    }
+
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                last = e; // a node restarting or not yet reconfigured
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        throw new IllegalStateException("gave up waiting for " + what + " after " + SETTLE_TIMEOUT, last);
+    }
+
+    /** Ends every Sentinel and data node. */
+    @Override
+    public void close() {
+        sentinels.forEach(RedisServer::close);
+        servers.forEach(RedisServer::close);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisSentinelGroup[" + uri().replaceFirst("//[^@]*@", "//") + "]";
+    }
+}

@@ -1,0 +1,119 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
+import dev.leasehold.spi.ReleaseSignal;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A lock kind's protocol whose acquires and renewals count only once enough replicas have them
+ * ({@link LockOptions#withReplicaAck}): each granted acquire and each successful renewal is
+ * followed by {@code WAIT replicas timeout} on the same connection, which covers every write that
+ * connection sent before. The connection is this client's replica-ack connection, not the shared
+ * one: {@code WAIT} blocks the connection it is sent on, and would stall every other caller.
+ */
+final class ReplicaAckProtocol implements LockProtocol {
+
+    private final LockProtocol inner;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final LockOptions.ReplicaAck ack;
+
+    /**
+     * @param inner    the kind's protocol on the replica-ack connection
+     * @param commands that connection
+     */
+    ReplicaAckProtocol(LockProtocol inner, RedisClusterAsyncCommands<String, String> commands, LockOptions.ReplicaAck ack) {
+        this.inner = inner;
+        this.commands = commands;
+        this.ack = ack;
+    }
+
+    @Override
+    public String describe() {
+        return inner.describe();
+    }
+
+    @Override
+    public Admission admission() {
+        return inner.admission();
+    }
+
+    @Override
+    public boolean boundsCallsWithin(Duration timeout) {
+        return inner.boundsCallsWithin(timeout);
+    }
+
+    /** A grant without enough acknowledgements is released, then reported as a {@link LockUnavailableException}. */
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
+        return inner.tryAcquire(request).thenCompose(attempt -> {
+            if (!(attempt instanceof Attempt.Acquired)) {
+                return CompletableFuture.completedFuture(attempt);
+            }
+            return acknowledged().thenCompose(acks -> acks >= ack.replicas()
+                    ? CompletableFuture.completedFuture(attempt)
+                    : inner.release(request.name(), request.holder()).<Attempt>handle((released, error) -> {
+                        throw tooFew("the acquire of '" + request.name() + "'", acks, "it was released");
+                    }));
+        });
+    }
+
+    /** A renewal without enough acknowledgements fails, as a renewal the server did not answer. */
+    @Override
+    public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
+        return inner.renew(name, holder, ttl).thenCompose(extended -> !extended
+                ? CompletableFuture.completedFuture(false)
+                : acknowledged().thenApply(acks -> {
+                    if (acks < ack.replicas()) {
+                        throw tooFew("the renewal of '" + name + "'", acks, "it does not count");
+                    }
+                    return true;
+                }));
+    }
+
+    private CompletableFuture<Long> acknowledged() {
+        return commands.waitForReplication(ack.replicas(), ack.timeout().toMillis()).toCompletableFuture();
+    }
+
+    private LockUnavailableException tooFew(String operation, long acks, String consequence) {
+        return new LockUnavailableException("Redis at " + describe() + ": " + operation + " was acknowledged by "
+                + acks + " replica(s) within " + ack.timeout() + ", fewer than the " + ack.replicas()
+                + " withReplicaAck asks for; " + consequence + ". Check the replicas' health and "
+                + "INFO replication, or ask for fewer replicas",
+                new NodeFailure(describe(), NodeFailure.Kind.ERROR, null));
+    }
+
+    @Override
+    public void flushRenewals() {
+        inner.flushRenewals();
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        return inner.release(name, holder);
+    }
+
+    @Override
+    public CompletableFuture<Void> abandon(String name, String holder) {
+        return inner.abandon(name, holder);
+    }
+
+    @Override
+    public ReleaseSignal subscribe(String name, String holder) {
+        return inner.subscribe(name, holder);
+    }
+
+    @Override
+    public ReleaseSignal subscribeIfActive(String name, String holder) {
+        return inner.subscribeIfActive(name, holder);
+    }
+}

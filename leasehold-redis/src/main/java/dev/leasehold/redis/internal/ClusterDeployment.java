@@ -1,0 +1,122 @@
+package dev.leasehold.redis.internal;
+
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.codec.StringCodec;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A Redis Cluster through Lettuce's cluster client, which routes every call to the master of its
+ * first key's slot and follows {@code MOVED} (a slot now lives elsewhere: the topology is refreshed)
+ * and {@code ASK} (a slot being migrated: the one call is retried on the importing node). Waiters
+ * subscribe with {@code SSUBSCRIBE} on the node of their channel's slot when every node runs Redis 7
+ * or later (scripts then {@code SPUBLISH}, which reaches that slot's nodes only), else with plain
+ * {@code SUBSCRIBE}, whose messages every node forwards to the whole cluster.
+ */
+public final class ClusterDeployment implements RedisDeployment {
+
+    private final RedisClusterClient client;
+    private final String description;
+    private final StatefulRedisClusterConnection<String, String> connection;
+    private final boolean sharded;
+    private final Duration commandTimeout;
+
+    /**
+     * @param sharded        whether every node supports sharded pub/sub (Redis 7 or later)
+     * @param commandTimeout see {@link RedisDeployment#commandTimeout()}; non-null means this owns the client
+     */
+    public ClusterDeployment(RedisClusterClient client, String description,
+                             StatefulRedisClusterConnection<String, String> connection, boolean sharded,
+                             Duration commandTimeout) {
+        this.client = client;
+        this.description = description;
+        this.connection = connection;
+        this.sharded = sharded;
+        this.commandTimeout = commandTimeout;
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return connection.async();
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public int scriptGroup(String key) {
+        return SlotHash.getSlot(key);
+    }
+
+    @Override
+    public boolean shardedPubSub() {
+        return sharded;
+    }
+
+    @Override
+    public PubSubLink.Opener pubSub() {
+        return onMessage -> client.connectPubSubAsync(StringCodec.UTF8).thenApply(c -> {
+            c.addListener(new RedisClusterPubSubAdapter<>() {
+                @Override
+                public void message(RedisClusterNode node, String channel, String message) {
+                    onMessage.accept(channel, message);
+                }
+
+                @Override
+                public void smessage(RedisClusterNode node, String channel, String message) {
+                    onMessage.accept(channel, message);
+                }
+            });
+            return new Link(c, sharded);
+        });
+    }
+
+    @Override
+    public RedisDeployment dedicated() {
+        throw new UnsupportedOperationException("a Cluster routes each command to its slot's master; a dedicated "
+                + "connection for WAIT would need one per master");
+    }
+
+    @Override
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        if (commandTimeout != null) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    private record Link(StatefulRedisClusterPubSubConnection<String, String> connection, boolean sharded)
+            implements PubSubLink {
+
+        @Override
+        public CompletableFuture<Void> subscribe(String channel) {
+            return (sharded ? connection.async().ssubscribe(channel) : connection.async().subscribe(channel))
+                    .toCompletableFuture();
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe(String channel) {
+            return (sharded ? connection.async().sunsubscribe(channel) : connection.async().unsubscribe(channel))
+                    .toCompletableFuture();
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.leasehold.redis.internal;
+
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Duration;
+
+/**
+ * The connections of one client to one Redis deployment: a single server (reached directly or
+ * through Sentinel) or a Cluster. Every lock kind runs its scripts on {@link #commands()}; on a
+ * Cluster, Lettuce routes each call to the master of its first key's slot and follows
+ * {@code MOVED} and {@code ASK} redirections, so a script must only touch keys of one slot.
+ */
+public interface RedisDeployment extends AutoCloseable {
+
+    /** Commands and scripts, multiplexed over the deployment's command connection(s). */
+    RedisClusterAsyncCommands<String, String> commands();
+
+    /** Where it is, without credentials. */
+    String describe();
+
+    /**
+     * Which keys one script call may touch together: keys of equal groups may share a call. A
+     * single server has one group; a Cluster one per hash slot.
+     */
+    int scriptGroup(String key);
+
+    /** Whether the scripts must publish with {@code SPUBLISH} (waiters subscribe with {@code SSUBSCRIBE}). */
+    boolean shardedPubSub();
+
+    /** Opens the waiters' pub/sub connection. */
+    PubSubLink.Opener pubSub();
+
+    /** The Lettuce client's command timeout when Leasehold made the client and set it, else null. */
+    Duration commandTimeout();
+
+    /**
+     * The same server over a command connection of its own, for commands that block their
+     * connection ({@code WAIT}); closing it closes only that connection.
+     *
+     * @throws UnsupportedOperationException on a Cluster, whose commands are routed per slot
+     * @throws dev.leasehold.LockUnavailableException if the connection cannot be opened
+     */
+    RedisDeployment dedicated();
+
+    /** Closes the connections, and the Lettuce client when Leasehold made it. */
+    @Override
+    void close();
+}

@@ -1,0 +1,123 @@
+package dev.leasehold.redis.internal;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+/**
+ * One server: a {@code redis://}/{@code rediss://} URI, or the master a {@code redis-sentinel://}
+ * URI names. For Sentinel, Lettuce asks the Sentinels for the master on every (re)connect; a
+ * Sentinel failover disconnects the old master's clients ({@code CLIENT KILL} during the
+ * reconfiguration), so both connections reconnect to the promoted replica and Lettuce
+ * re-subscribes the waiters' channels there.
+ */
+public final class ServerDeployment implements RedisDeployment {
+
+    private final RedisClient client;
+    private final RedisEndpoint endpoint;
+    private final StatefulRedisConnection<String, String> connection;
+    private final Duration commandTimeout;
+    private final boolean ownsClient;
+
+    /** @param commandTimeout see {@link RedisDeployment#commandTimeout()}; non-null means this owns the client */
+    public ServerDeployment(RedisClient client, RedisEndpoint endpoint, StatefulRedisConnection<String, String> connection,
+                            Duration commandTimeout) {
+        this(client, endpoint, connection, commandTimeout, commandTimeout != null);
+    }
+
+    private ServerDeployment(RedisClient client, RedisEndpoint endpoint, StatefulRedisConnection<String, String> connection,
+                             Duration commandTimeout, boolean ownsClient) {
+        this.client = client;
+        this.endpoint = endpoint;
+        this.connection = connection;
+        this.commandTimeout = commandTimeout;
+        this.ownsClient = ownsClient;
+    }
+
+    @Override
+    public RedisDeployment dedicated() {
+        try {
+            return new ServerDeployment(client, endpoint, LettuceConnections.connect(client, endpoint).join(),
+                    commandTimeout, false);
+        } catch (RuntimeException e) {
+            throw RedisErrors.translate(endpoint.describe(), "opening the replica-ack connection", e);
+        }
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return connection.async();
+    }
+
+    @Override
+    public String describe() {
+        return endpoint.describe();
+    }
+
+    @Override
+    public int scriptGroup(String key) {
+        return 0;
+    }
+
+    @Override
+    public boolean shardedPubSub() {
+        return false;
+    }
+
+    @Override
+    public PubSubLink.Opener pubSub() {
+        return onMessage -> open(client, endpoint, onMessage);
+    }
+
+    /** A plain pub/sub link to the server {@code endpoint} names (shared with leasehold-redlock's nodes). */
+    public static CompletableFuture<PubSubLink> open(RedisClient client, RedisEndpoint endpoint,
+                                                     BiConsumer<String, String> onMessage) {
+        return client.connectPubSubAsync(StringCodec.UTF8, endpoint.uri()).toCompletableFuture().thenApply(c -> {
+            c.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    onMessage.accept(channel, message);
+                }
+            });
+            return new Link(c);
+        });
+    }
+
+    @Override
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        if (ownsClient) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    private record Link(StatefulRedisPubSubConnection<String, String> connection) implements PubSubLink {
+
+        @Override
+        public CompletableFuture<Void> subscribe(String channel) {
+            return connection.async().subscribe(channel).toCompletableFuture();
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe(String channel) {
+            return connection.async().unsubscribe(channel).toCompletableFuture();
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+}

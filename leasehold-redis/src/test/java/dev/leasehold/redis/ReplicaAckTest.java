@@ -1,0 +1,125 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.launcher.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link LockOptions#withReplicaAck} on a real master with one replica, which some tests freeze. */
+class ReplicaAckTest {
+
+    private static final Duration ACK_TIMEOUT = Duration.ofMillis(300);
+    private static RedisServer master;
+    private static RedisServer replica;
+
+    @BeforeAll
+    static void start() throws InterruptedException {
+        master = RedisServer.builder().start();
+        replica = RedisServer.builder().arg("--replicaof", master.host(), Integer.toString(master.port())).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!((String) replica.command("INFO", "replication")).contains("master_link_status:up")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the replica did not sync");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        replica.close();
+        master.close();
+    }
+
+    @AfterEach
+    void resumeReplica() {
+        if (replica.isPaused()) {
+            replica.resume();
+        }
+    }
+
+    @Test
+    void anAcknowledgedAcquireIsOnTheReplicaWhenItReturns() {
+        try (RedisLockClient client = RedisLocks.connect(master.uri());
+             Lease lease = client.lock("ack:ok", LockOptions.watchdog(Duration.ofSeconds(5))
+                     .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2))) {
+            assertThat(replica.command("GET", "ack:ok")).as("WAIT returned only once the replica had the key")
+                    .isNotNull();
+            assertThat(replica.command("GET", "{ack:ok}:fence")).isEqualTo(Long.toString(lease.token()));
+        }
+    }
+
+    @Test
+    void tooFewAcknowledgementsReleaseTheLockAndSayHowManyAcknowledged() {
+        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
+            replica.pause();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> client.lock("ack:frozen", LockOptions.fixedLease(Duration.ofSeconds(30))
+                    .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2)))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
+            // The engine retries an unavailable backend until the wait ends, then reports the last cause.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+            assertThat(master.command("EXISTS", "ack:frozen")).as("nothing left held").isEqualTo(0L);
+            assertThatThrownBy(() -> client.lock("ack:two", LockOptions.defaults().withReplicaAck(2, ACK_TIMEOUT))
+                    .acquire(Duration.ofSeconds(2)))
+                    .isInstanceOf(LockUnavailableException.class).hasMessageContaining("fewer than the 2");
+        }
+    }
+
+    @Test
+    void aWaitOnTheAckConnectionDoesNotStallOtherCallers() throws Exception {
+        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
+            replica.pause();
+            CompletableFuture<Lease> acked = client.lock("ack:slow", LockOptions.defaults()
+                    .withReplicaAck(1, Duration.ofMillis(1500))).acquireAsync(Duration.ofSeconds(1)).toCompletableFuture();
+            Thread.sleep(100);
+            long start = System.nanoTime();
+            try (Lease plain = client.lock("ack:plain").acquire(Duration.ofSeconds(1))) {
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not queued behind the WAIT")
+                        .isLessThan(Duration.ofMillis(500));
+            }
+            assertThat(acked).isNotDone();
+            assertThatThrownBy(() -> acked.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(LockUnavailableException.class);
+        }
+    }
+
+    @Test
+    void aRenewalTheReplicaDoesNotAcknowledgeDoesNotCountSoTheLeaseEndsByItsDeadline() throws Exception {
+        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
+            Duration ttl = Duration.ofMillis(900);
+            Lease lease = client.lock("ack:renew", LockOptions.watchdog(ttl).withReplicaAck(1, Duration.ofMillis(100)))
+                    .acquire(Duration.ofSeconds(2));
+            replica.pause();
+            long paused = System.nanoTime();
+            lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThanOrEqualTo(ttl.plusMillis(100));
+            assertThat(lease.isValid()).isFalse();
+        }
+    }
+
+    @Test
+    void badSettingsAreRefusedWithTheLimit() {
+        assertThatThrownBy(() -> LockOptions.defaults().withReplicaAck(0, ACK_TIMEOUT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicas");
+        assertThatThrownBy(() -> LockOptions.defaults().withReplicaAck(1, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        try (RedisLockClient client = RedisLocks.builder().uri(master.uri()).operationTimeout(Duration.ofSeconds(1)).connect()) {
+            assertThatThrownBy(() -> client.lock("ack:bad", LockOptions.defaults().withReplicaAck(1, Duration.ofSeconds(1))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
+            assertThatThrownBy(() -> client.semaphore("ack:sem", 2, LockOptions.defaults().withReplicaAck(1, ACK_TIMEOUT)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("semaphores");
+        }
+    }
+}
