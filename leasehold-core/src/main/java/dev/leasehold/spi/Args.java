@@ -49,6 +49,19 @@ public final class Args {
     }
 
     /**
+     * Returns {@code permits} if it is a usable number of semaphore permits.
+     *
+     * @throws IllegalArgumentException if outside [1, {@link dev.leasehold.DistributedSemaphore#MAX_PERMITS}]
+     */
+    public static int permits(int permits) {
+        if (permits < 1 || permits > dev.leasehold.DistributedSemaphore.MAX_PERMITS) {
+            throw new IllegalArgumentException("permits must be between 1 and "
+                    + dev.leasehold.DistributedSemaphore.MAX_PERMITS + ", got " + permits);
+        }
+        return permits;
+    }
+
+    /**
      * Returns {@code value} if {@code min <= value <= max}.
      *
      * @throws IllegalArgumentException naming {@code argument} and the broken limit

@@ -11,6 +11,7 @@ import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.spi.Admission;
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.spi.Args;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import io.etcd.jetcd.Client;
@@ -156,15 +157,13 @@ public final class EtcdLockClient implements LockClient {
      */
     @Override
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
-        if (permits < 1 || permits > DistributedSemaphore.MAX_PERMITS) {
-            throw new IllegalArgumentException("permits must be between 1 and " + DistributedSemaphore.MAX_PERMITS
-                    + ", got " + permits);
-        }
+        Args.permits(permits);
         EtcdQueueProtocol protocol = permitProtocols.computeIfAbsent(permits, n -> new EtcdQueueProtocol(client,
                 acquisitions, keyPrefix, QueueRule.permits(n), Admission.SHARED, description));
-        EtcdSemaphore semaphore = new EtcdSemaphore(permits, engine.lock(name, options, protocol), this::available);
+        DistributedLock permit = engine.lock(name, options, protocol);
+        EngineSemaphore semaphore = new EngineSemaphore(permit, permits, () -> available(permit.name(), permits));
         try {
-            available(semaphore);
+            semaphore.available();
         } catch (PermitsMismatchException mismatch) {
             throw new IllegalArgumentException(mismatch.getMessage(), mismatch);
         }
@@ -172,23 +171,23 @@ public final class EtcdLockClient implements LockClient {
     }
 
     /** Permits free now: permits minus the live permit keys of the name, checked against their number. */
-    private int available(EtcdSemaphore semaphore) {
+    private int available(String name, int permits) {
         engine.ensureOpen();
-        QueueKeys queue = QueueKeys.of(keyPrefix, semaphore.name());
+        QueueKeys queue = QueueKeys.of(keyPrefix, name);
         List<KeyValue> keys = await(client.getKVClient().get(queue.directory(),
                 GetOption.builder().isPrefix(true).withKeysOnly(true).build()), "the count of permits of '"
-                + semaphore.name() + "'").getKvs();
+                + name + "'").getKvs();
         int live = 0;
         for (KeyValue key : keys) {
             if (queue.kindOf(key.getKey()) == QueueKeys.PERMIT) {
                 int heldWith = queue.permitsOf(key.getKey());
-                if (heldWith != semaphore.permits()) {
-                    throw new PermitsMismatchException(semaphore.name(), heldWith, semaphore.permits());
+                if (heldWith != permits) {
+                    throw new PermitsMismatchException(name, heldWith, permits);
                 }
                 live++;
             }
         }
-        return Math.max(0, semaphore.permits() - live);
+        return Math.max(0, permits - live);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.leasehold.etcd;
 
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
@@ -14,6 +15,6 @@ class EtcdSemaphoreContractTest extends EtcdContract {
 
     @Override
     protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-        return ((EtcdSemaphore) client.semaphore(name, 1, options)).lock();
+        return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
     }
 }

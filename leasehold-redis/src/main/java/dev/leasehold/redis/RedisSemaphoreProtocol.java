@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * woken through {@link ReleaseChannels}, one per permit given back.
  *
  * <p>{@link Admission#SHARED}: each acquisition of a client asks the server, so one client's
- * threads can hold several permits at once. One instance per {@link RedisSemaphore}, since the
+ * threads can hold several permits at once. One instance per number of permits, since the
  * number of permits travels with every acquire; the server-side pieces are the client's
  * {@link RedisSemaphores}.
  */

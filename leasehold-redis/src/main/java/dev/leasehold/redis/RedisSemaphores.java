@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.spi.Args;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.LockOptions;
@@ -76,14 +77,12 @@ final class RedisSemaphores {
      *                                  hold the name with another number of permits
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
      */
-    RedisSemaphore create(String name, int permits, LockOptions options) {
+    EngineSemaphore create(String name, int permits, LockOptions options) {
         LockKeys.of(Args.lockName(name));
-        if (permits < 1 || permits > DistributedSemaphore.MAX_PERMITS) {
-            throw new IllegalArgumentException("permits must be between 1 and " + DistributedSemaphore.MAX_PERMITS
-                    + ", got " + permits);
-        }
-        RedisSemaphore semaphore = new RedisSemaphore(this, permits, engine.lock(name, options,
-                protocols.computeIfAbsent(permits, count -> new RedisSemaphoreProtocol(this, count))));
+        Args.permits(permits);
+        EngineSemaphore semaphore = new EngineSemaphore(engine.lock(name, options,
+                protocols.computeIfAbsent(permits, count -> new RedisSemaphoreProtocol(this, count))), permits,
+                () -> available(name, permits));
         State state = state(name);
         if (state.conflictsWith(permits)) {
             throw new IllegalArgumentException(PermitsMismatchException.message(name, state.heldWith(), permits));

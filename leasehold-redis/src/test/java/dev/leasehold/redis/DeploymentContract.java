@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
@@ -63,7 +64,7 @@ abstract class DeploymentContract {
     class Semaphore extends Kind {
         @Override
         protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-            return ((RedisSemaphore) client.semaphore(name, 1, options)).lock();
+            return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.spi.Admission;
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.spi.Args;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -148,13 +149,10 @@ public final class ZooKeeperLockClient implements LockClient {
     @Override
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         Args.lockName(name);
-        if (permits < 1 || permits > DistributedSemaphore.MAX_PERMITS) {
-            throw new IllegalArgumentException("permits must be between 1 and " + DistributedSemaphore.MAX_PERMITS
-                    + ", got " + permits);
-        }
+        Args.permits(permits);
         // One protocol per number of permits: the engine's local queues and Java views are per protocol.
         ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol(new QueueRule.Permit(count)));
-        return new ZooKeeperSemaphore(engine.lock(name, options, permit), permits, ignored -> available(name, permits));
+        return new EngineSemaphore(engine.lock(name, options, permit), permits, () -> available(name, permits));
     }
 
     private int available(String name, int permits) {

@@ -1,5 +1,6 @@
 package dev.leasehold.zookeeper;
 
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
@@ -15,6 +16,6 @@ class ZooKeeperSemaphoreContractTest extends ZooKeeperContract {
 
     @Override
     protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-        return ((ZooKeeperSemaphore) client.semaphore(name, 1, options)).lock();
+        return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
     }
 }

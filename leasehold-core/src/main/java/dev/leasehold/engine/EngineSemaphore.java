@@ -1,4 +1,4 @@
-package dev.leasehold.redis;
+package dev.leasehold.engine;
 
 import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedSemaphore;
@@ -8,26 +8,34 @@ import dev.leasehold.LockOptions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 
 /**
- * A {@link DistributedSemaphore} on one Redis server: its acquire methods are those of an engine
- * lock over a {@link RedisSemaphoreProtocol}, each acquisition taking one permit, so every permit
- * is a lease with its own token, renewal and {@link Lease#lost()}.
+ * A {@link DistributedSemaphore} served by the engine, for every backend: its acquire methods are
+ * those of an engine lock over the backend's permit protocol, each acquisition taking one permit,
+ * so every permit is a lease with its own token, renewal and {@link Lease#lost()}. The backend
+ * supplies only how to count the permits still free.
  */
-final class RedisSemaphore implements DistributedSemaphore {
+public final class EngineSemaphore implements DistributedSemaphore {
 
-    private final RedisSemaphores shared;
-    private final int permits;
     private final DistributedLock permit;
+    private final int permits;
+    private final IntSupplier available;
 
-    RedisSemaphore(RedisSemaphores shared, int permits, DistributedLock permit) {
-        this.shared = shared;
-        this.permits = permits;
+    /**
+     * @param permit    the engine lock whose every acquisition takes one permit
+     * @param permits   the number of permits, already checked by {@link dev.leasehold.spi.Args#permits}
+     * @param available counts the permits free now on the backend; may throw what
+     *                  {@link #available()} documents
+     */
+    public EngineSemaphore(DistributedLock permit, int permits, IntSupplier available) {
         this.permit = permit;
+        this.permits = permits;
+        this.available = available;
     }
 
     /** The lock whose every acquisition takes one permit: with one permit, an exclusive lock. */
-    DistributedLock lock() {
+    public DistributedLock lock() {
         return permit;
     }
 
@@ -48,7 +56,7 @@ final class RedisSemaphore implements DistributedSemaphore {
 
     @Override
     public int available() {
-        return shared.available(permit.name(), permits);
+        return available.getAsInt();
     }
 
     @Override
