@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The one place where properties become a {@link RedisLocks.Builder}: the server from
- * {@code leasehold.redis.uri}, else from {@code spring.data.redis.*} (url, or host, port, database,
- * username, password and ssl.enabled), then the timeouts and the other {@code leasehold.redis.*}
+ * {@code leasehold.redis.uri}, else from {@code spring.data.redis.*} (Sentinel, Cluster, url, or host,
+ * port, database, username, password and ssl.enabled), then the timeouts and the other {@code leasehold.redis.*}
  * settings. Every value the builder refuses becomes a {@link LeaseholdConfigurationException}
  * naming its property.
  *
@@ -105,7 +105,8 @@ final class RedisPropertiesMapper {
         }
         throw new LeaseholdConfigurationException("leasehold.redis.uri", "no Redis server is configured for "
                 + "Leasehold's locks; set leasehold.redis.uri (e.g. redis://localhost:6379), or spring.data.redis.host "
-                + "(with .port, .username, .password) or spring.data.redis.url", null);
+                + "(with .port, .username, .password), spring.data.redis.url, spring.data.redis.sentinel.master and .nodes, "
+                + "or spring.data.redis.cluster.nodes", null);
     }
 
     private static RedisURI fromUrl(SpringDataRedisProperties spring) {

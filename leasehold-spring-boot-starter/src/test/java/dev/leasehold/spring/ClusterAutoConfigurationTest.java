@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.io.PrintWriter;
@@ -33,7 +34,7 @@ class ClusterAutoConfigurationTest {
     private static RedisClusterGroup cluster;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class, LeaseholdHealthAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.timeout=2s", "spring.data.redis.cluster.nodes="
                     + node(cluster.nodes().get(0)) + "," + node(cluster.nodes().get(1)));
 
@@ -49,7 +50,7 @@ class ClusterAutoConfigurationTest {
 
     @Test
     @Order(1)
-    void locksOnTheMasterOfEachLocksSlot() {
+    void locksOnTheMasterOfEachLocksSlotAndReportsHealth() {
         runner.run(context -> {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
             assertThat(locks.describe()).contains(node(cluster.nodes().get(0)));
@@ -61,6 +62,7 @@ class ClusterAutoConfigurationTest {
                 }
                 assertThat((Long) master.command("EXISTS", name)).as(name + " released").isZero();
             }
+            assertThat(context.getBean(LeaseholdHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
         });
     }
 

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.io.PrintWriter;
@@ -32,7 +33,7 @@ class SentinelAutoConfigurationTest {
     private static RedisSentinelGroup group;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class, LeaseholdHealthAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.sentinel.master=" + RedisSentinelGroup.MASTER_NAME,
                     "spring.data.redis.sentinel.nodes=" + group.sentinels().stream()
                             .map(s -> s.host() + ":" + s.port()).collect(Collectors.joining(",")),
@@ -55,7 +56,7 @@ class SentinelAutoConfigurationTest {
     }
 
     @Test
-    void locksOnTheMasterTheSentinelsName() {
+    void locksOnTheMasterTheSentinelsNameAndReportsHealth() {
         runner.withPropertyValues("spring.data.redis.sentinel.username=watcher",
                 "spring.data.redis.sentinel.password=" + SENTINEL_PASSWORD).run(context -> {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
@@ -67,6 +68,7 @@ class SentinelAutoConfigurationTest {
                 assertThat(lease.token()).isPositive();
             }
             assertThat((Long) master.command("EXISTS", "auto:sentinel")).as("released").isZero();
+            assertThat(context.getBean(LeaseholdHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
         });
     }
 
