@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * Leasehold for a Spring Boot application: a {@link LockClient} bean on the Redis server named by
- * {@code leasehold.redis.uri} or {@code spring.data.redis.*} (unless the application defines its
+ * Leasehold for a Spring Boot application: a {@link LockClient} bean on the Redis server, Sentinel
+ * group or Cluster named by {@code leasehold.redis.uri} or {@code spring.data.redis.*} (unless the application defines its
  * own {@code LockClient}), closed when the context closes, and {@link Locked} methods.
  *
  * <p>The client connects when the context starts: a missing, malformed or unreachable server fails
@@ -28,7 +28,7 @@ import org.springframework.core.env.Environment;
 public class LeaseholdAutoConfiguration {
 
     /**
-     * The lock client. Its type is {@link RedisLockClient}, so it can also be injected as one (for
+     * The lock client. Its type is {@link RedisLockClient} for every deployment, so it can also be injected as one (for
      * {@code inspect}, {@code list}, {@code breakLock}).
      *
      * @throws LeaseholdConfigurationException naming the property when no server is configured, a

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The one place where properties become a {@link RedisLocks.Builder}: the server from
- * {@code leasehold.redis.uri}, else from {@code spring.data.redis.*} (url, or host, port, database,
- * username, password and ssl.enabled), then the timeouts and the other {@code leasehold.redis.*}
+ * {@code leasehold.redis.uri}, else from {@code spring.data.redis.*} (Sentinel, Cluster, url, or host,
+ * port, database, username, password and ssl.enabled), then the timeouts and the other {@code leasehold.redis.*}
  * settings. Every value the builder refuses becomes a {@link LeaseholdConfigurationException}
  * naming its property.
  *
@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * unless {@code leasehold.redis.operation-timeout} is set). {@code connect-timeout} is not used on
  * its own: the operation timeout bounds connecting too. An SSL bundle ({@code ssl.bundle}) cannot be
  * handed to Leasehold: with one, {@code leasehold.redis.trusted-certificate} must name the CA.
- * Sentinel, Cluster and master/replica properties are refused: this version connects to one server.
+ * A Sentinel group ({@code sentinel.*}) or a Cluster ({@code cluster.nodes}) wins over {@code url}
+ * and {@code host}, as in Boot; see {@link RedisTopologies}. Master/replica properties are refused.
  */
 final class RedisPropertiesMapper {
 
@@ -80,11 +81,19 @@ final class RedisPropertiesMapper {
             apply("leasehold.redis.uri", leasehold.getUri(), builder::uri);
             return "leasehold.redis.uri";
         }
-        refuseTopologies(spring);
+        if (spring.masterreplica() != null && hasItems(spring.masterreplica().nodes())) {
+            throw new LeaseholdConfigurationException(SPRING + ".masterreplica.nodes", "master/replica is not "
+                    + "supported by Leasehold; name the master (leasehold.redis.uri), its Sentinels "
+                    + "(spring.data.redis.sentinel.*) or the Cluster (spring.data.redis.cluster.nodes)", null);
+        }
         if (spring.ssl() != null && hasText(spring.ssl().bundle()) && leasehold.getTrustedCertificate() == null) {
             throw new LeaseholdConfigurationException(SPRING + ".ssl.bundle", "Leasehold cannot use an SSL bundle; "
                     + "set leasehold.redis.trusted-certificate to the PEM file of the CA that signed the server's "
                     + "certificate", null);
+        }
+        String topology = RedisTopologies.apply(builder, spring, ssl(spring));
+        if (topology != null) {
+            return topology;
         }
         if (hasText(spring.url())) {
             builder.uri(fromUrl(spring));
@@ -96,24 +105,8 @@ final class RedisPropertiesMapper {
         }
         throw new LeaseholdConfigurationException("leasehold.redis.uri", "no Redis server is configured for "
                 + "Leasehold's locks; set leasehold.redis.uri (e.g. redis://localhost:6379), or spring.data.redis.host "
-                + "(with .port, .username, .password) or spring.data.redis.url", null);
-    }
-
-    private static void refuseTopologies(SpringDataRedisProperties spring) {
-        if (spring.sentinel() != null && (hasText(spring.sentinel().master()) || hasItems(spring.sentinel().nodes()))) {
-            throw unsupported(SPRING + ".sentinel.master", "Redis Sentinel");
-        }
-        if (spring.cluster() != null && hasItems(spring.cluster().nodes())) {
-            throw unsupported(SPRING + ".cluster.nodes", "Redis Cluster");
-        }
-        if (spring.masterreplica() != null && hasItems(spring.masterreplica().nodes())) {
-            throw unsupported(SPRING + ".masterreplica.nodes", "master/replica");
-        }
-    }
-
-    private static LeaseholdConfigurationException unsupported(String property, String topology) {
-        return new LeaseholdConfigurationException(property, topology + " is not supported by this version of "
-                + "Leasehold, which locks on one Redis server; set leasehold.redis.uri to that server", null);
+                + "(with .port, .username, .password), spring.data.redis.url, spring.data.redis.sentinel.master and .nodes, "
+                + "or spring.data.redis.cluster.nodes", null);
     }
 
     private static RedisURI fromUrl(SpringDataRedisProperties spring) {
@@ -137,18 +130,14 @@ final class RedisPropertiesMapper {
         RedisURI.Builder uri = RedisURI.builder().withHost(spring.host().trim());
         apply(SPRING + ".port", spring.port(), uri::withPort);
         apply(SPRING + ".database", spring.database(), uri::withDatabase);
-        if (spring.password() != null) {
-            if (hasText(spring.username())) {
-                uri.withAuthentication(spring.username(), spring.password().toCharArray());
-            } else {
-                uri.withPassword(spring.password().toCharArray());
-            }
-        } else if (hasText(spring.username())) {
-            throw new LeaseholdConfigurationException(SPRING + ".password", "an ACL user (spring.data.redis.username) "
-                    + "needs its password", null);
-        }
+        RedisCredentials.of(SPRING, spring.username(), spring.password()).applyTo(uri);
+        return uri.withSsl(ssl(spring)).build();
+    }
+
+    /** TLS when {@code ssl.enabled}, or when an SSL bundle is named and {@code ssl.enabled} left unset (Boot's rule). */
+    private static boolean ssl(SpringDataRedisProperties spring) {
         boolean bundle = spring.ssl() != null && hasText(spring.ssl().bundle()) && spring.ssl().enabled() == null;
-        return uri.withSsl(spring.sslEnabled() || bundle).build();
+        return spring.sslEnabled() || bundle;
     }
 
     /** Applies a set value, turning the builder's refusal into an error that names the property. */

@@ -48,11 +48,20 @@ record SpringDataRedisProperties(String url, String host, Integer port, Integer 
     record Ssl(Boolean enabled, String bundle) {
     }
 
-    /** @param master {@code sentinel.master}; @param nodes {@code sentinel.nodes} */
-    record Sentinel(String master, List<String> nodes) {
+    /**
+     * @param master   {@code sentinel.master}: the name the Sentinels know the master by
+     * @param nodes    {@code sentinel.nodes}: the Sentinels, as host:port
+     * @param username {@code sentinel.username}: the Sentinels' ACL user
+     * @param password {@code sentinel.password}: the Sentinels' password (not the data nodes')
+     */
+    record Sentinel(String master, List<String> nodes, String username, String password) {
     }
 
-    /** @param nodes {@code cluster.nodes} */
+    /**
+     * {@code cluster.max-redirects} is not bound: see {@link RedisTopologies}.
+     *
+     * @param nodes {@code cluster.nodes}: seed nodes, as host:port
+     */
     record Cluster(List<String> nodes) {
     }
 

@@ -100,14 +100,44 @@ class BadConfigurationTest {
     }
 
     @Test
-    void sentinelAndClusterPropertiesAreRefusedRatherThanIgnored() {
-        runner.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
-                "spring.data.redis.sentinel.nodes=127.0.0.1:26379").run(context -> assertThat(failure(context))
-                .returns("spring.data.redis.sentinel.master", LeaseholdConfigurationException::setting)
-                .hasMessageContaining("leasehold.redis.uri"));
-        runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000,127.0.0.1:7001")
+    void aSentinelGroupWithoutItsMasterOrWithMalformedNodes() {
+        runner.withPropertyValues("spring.data.redis.sentinel.nodes=127.0.0.1:26379", "spring.data.redis.host=localhost")
                 .run(context -> assertThat(failure(context))
-                        .returns("spring.data.redis.cluster.nodes", LeaseholdConfigurationException::setting));
+                        .returns("spring.data.redis.sentinel.master", LeaseholdConfigurationException::setting)
+                        .hasMessageContaining("mymaster"));
+        runner.withPropertyValues("spring.data.redis.sentinel.master=mymaster").run(context -> assertThat(failure(context))
+                .returns("spring.data.redis.sentinel.nodes", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("names no node"));
+        for (String nodes : new String[] {"127.0.0.1", "127.0.0.1:26379,localhost:port", ":26379", "127.0.0.1:0",
+                "127.0.0.1:65536"}) {
+            runner.withPropertyValues("spring.data.redis.sentinel.master=mymaster", "spring.data.redis.sentinel.nodes=" + nodes)
+                    .run(context -> assertThat(failure(context)).as(nodes)
+                            .returns("spring.data.redis.sentinel.nodes", LeaseholdConfigurationException::setting)
+                            .hasMessageContaining("is not host:port"));
+        }
+        runner.withPropertyValues("spring.data.redis.sentinel.master=mymaster",
+                "spring.data.redis.sentinel.nodes=127.0.0.1:26379", "spring.data.redis.sentinel.username=watcher")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.sentinel.password", LeaseholdConfigurationException::setting));
+    }
+
+    @Test
+    void aClusterWithMalformedNodesOrADatabase() {
+        runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000,127.0.0.1")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.cluster.nodes", LeaseholdConfigurationException::setting)
+                        .hasMessageContaining("'127.0.0.1' is not host:port"));
+        runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:7000", "spring.data.redis.database=2")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.database", LeaseholdConfigurationException::setting)
+                        .hasMessageContaining("only database 0"));
+        runner.withPropertyValues("spring.data.redis.masterreplica.nodes=127.0.0.1:6379,127.0.0.1:6380")
+                .run(context -> assertThat(failure(context))
+                        .returns("spring.data.redis.masterreplica.nodes", LeaseholdConfigurationException::setting));
+    }
+
+    @Test
+    void anSslBundleWithoutATrustedCertificate() {
         runner.withPropertyValues("spring.data.redis.host=localhost", "spring.data.redis.ssl.bundle=corporate")
                 .run(context -> assertThat(failure(context))
                         .returns("spring.data.redis.ssl.bundle", LeaseholdConfigurationException::setting)

@@ -1,0 +1,95 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.Lease;
+import dev.leasehold.launcher.RedisClusterGroup;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.RedisLockClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The auto-configured client on a three-master Redis Cluster named by {@code spring.data.redis.cluster.nodes}.
+ * The last test puts a password on every node, so it runs last.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterAutoConfigurationTest {
+
+    private static final String PASSWORD = "p@ss: w/rd%";
+    private static RedisClusterGroup cluster;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class, LeaseholdHealthAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.timeout=2s", "spring.data.redis.cluster.nodes="
+                    + node(cluster.nodes().get(0)) + "," + node(cluster.nodes().get(1)));
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisClusterGroup.start(3, 0);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @Test
+    @Order(1)
+    void locksOnTheMasterOfEachLocksSlotAndReportsHealth() {
+        runner.run(context -> {
+            RedisLockClient locks = context.getBean(RedisLockClient.class);
+            assertThat(locks.describe()).contains(node(cluster.nodes().get(0)));
+            for (String name : new String[] {"auto:cluster:1", "auto:cluster:2", "auto:cluster:3"}) {
+                RedisServer master = cluster.masterOf(cluster.slotOf(name));
+                try (Lease lease = locks.lock(name).acquire(Duration.ZERO)) {
+                    assertThat((Long) master.command("EXISTS", name)).as(name).isEqualTo(1L);
+                    assertThat(lease.token()).isPositive();
+                }
+                assertThat((Long) master.command("EXISTS", name)).as(name + " released").isZero();
+            }
+            assertThat(context.getBean(LeaseholdHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
+        });
+    }
+
+    @Test
+    @Order(2)
+    void theDataPasswordReachesEveryNodeEvenWithCharactersAUriReserves() {
+        for (RedisServer node : cluster.nodes()) {
+            node.command("CONFIG", "SET", "requirepass", PASSWORD);
+        }
+        runner.withPropertyValues("spring.data.redis.password=" + PASSWORD).run(context -> {
+            RedisLockClient locks = context.getBean(RedisLockClient.class);
+            try (Lease lease = locks.lock("auto:cluster:secret").acquire(Duration.ZERO)) {
+                assertThat(locks.inspect("auto:cluster:secret").isHeld()).isTrue();
+                assertThat(lease.isValid()).isTrue();
+            }
+            assertThat(locks.inspect("auto:cluster:secret").isHeld()).isFalse();
+        });
+        runner.withPropertyValues("spring.data.redis.password=wrong-password").run(context -> {
+            assertThat(context.getStartupFailure()).isNotNull();
+            StringWriter text = new StringWriter();
+            context.getStartupFailure().printStackTrace(new PrintWriter(text));
+            assertThat(text.toString()).contains("spring.data.redis.cluster.nodes: Leasehold could not connect")
+                    .doesNotContain("wrong-password");
+        });
+    }
+
+    private static String node(RedisServer server) {
+        return server.host() + ":" + server.port();
+    }
+}
