@@ -44,7 +44,20 @@ final class LeaseTable {
     LeaseTable(String table) {
         this.table = SqlIdentifier.table("table", table);
         this.sequence = SqlIdentifier.table("table", table + "_token");
-        this.channel = SqlIdentifier.table("table", table + "_released").replace('.', '_');
+        this.channel = channelOf(this.table);
+    }
+
+    /**
+     * {@code <table>_released}, the dot of a schema-qualified name as '_'; PostgreSQL refuses a
+     * NOTIFY channel of 64 bytes or more (and truncates a LISTEN one), so a longer name becomes
+     * {@code leasehold_<hash of the table>_released}. Two tables sharing a channel only cost spurious wakes.
+     */
+    private static String channelOf(String table) {
+        String channel = table.replace('.', '_') + "_released";
+        if (channel.length() < 64) {
+            return channel;
+        }
+        return "leasehold_" + Long.toHexString(table.hashCode() & 0xffffffffL) + "_released";
     }
 
     String table() {

@@ -172,6 +172,22 @@ class JdbcLocksTest {
         }
     }
 
+    /** The release channel is derived from the table name; PostgreSQL refuses NOTIFY channels over 63 bytes. */
+    @Test
+    void aLongSchemaQualifiedTableStillReleasesAndWakes() throws Exception {
+        String schema = "leasehold_schema_for_the_orders_service";
+        TestDatabase.execute(SharedDatabase.server(), "CREATE SCHEMA IF NOT EXISTS " + schema);
+        try (JdbcLockClient locks = JdbcLocks.builder(SharedDatabase.pool()).table(schema + ".leasehold_lease").build()) {
+            Lease held = locks.lock("long:channel").acquire(Duration.ofSeconds(5));
+            CompletableFuture<Lease> waiter = locks.lock("long:channel").acquireAsync(Duration.ofSeconds(10));
+            long released = System.nanoTime();
+            held.release();
+            waiter.get(5, TimeUnit.SECONDS).release();
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).as("woken by the notification")
+                    .isLessThan(Duration.ofMillis(900));
+        }
+    }
+
     /** Every connection of the test's own pool (the LISTEN connection included), not the shared pool's. */
     private static void terminateOtherBackends(PostgresServer server) throws SQLException {
         try (Connection connection = TestDatabase.dataSource(server).getConnection();
