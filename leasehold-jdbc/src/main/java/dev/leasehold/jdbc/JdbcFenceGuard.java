@@ -62,9 +62,10 @@ public final class JdbcFenceGuard {
      */
     public JdbcFenceGuard(String table) {
         this.table = SqlIdentifier.table("table", table);
-        this.admitSql = "INSERT INTO " + this.table + " AS fence (resource, token) VALUES (?, ?) "
+        String sql = SqlIdentifier.quoted(this.table);
+        this.admitSql = "INSERT INTO " + sql + " AS fence (resource, token) VALUES (?, ?) "
                 + "ON CONFLICT (resource) DO UPDATE SET token = excluded.token WHERE fence.token <= excluded.token";
-        this.highestSql = "SELECT token FROM " + this.table + " WHERE resource = ?";
+        this.highestSql = "SELECT token FROM " + sql + " WHERE resource = ?";
     }
 
     /** The fence table's name. */
@@ -125,7 +126,7 @@ public final class JdbcFenceGuard {
      */
     public void createTableIfMissing(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS " + table
+            statement.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifier.quoted(table)
                     + " (resource text PRIMARY KEY, token bigint NOT NULL)");
         }
         TableShape.require(connection, table, List.of(

@@ -38,12 +38,15 @@ final class LeaseTable {
     }
 
     private final String table;
+    /** {@link #table} quoted, as SQL text. */
+    private final String sql;
     private final String sequence;
     private final String channel;
 
     LeaseTable(String table) {
         this.table = SqlIdentifier.table("table", table);
-        this.sequence = SqlIdentifier.table("table", table + "_token");
+        this.sql = SqlIdentifier.quoted(this.table);
+        this.sequence = SqlIdentifier.quoted(SqlIdentifier.table("table", table + "_token"));
         this.channel = channelOf(this.table);
     }
 
@@ -81,7 +84,7 @@ final class LeaseTable {
         try (Statement statement = connection.createStatement()) {
             statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('leasehold:schema:" + table + "', 0))");
             statement.execute("CREATE SEQUENCE IF NOT EXISTS " + sequence);
-            statement.execute("CREATE TABLE IF NOT EXISTS " + table + " (name text NOT NULL, holder text NOT NULL, "
+            statement.execute("CREATE TABLE IF NOT EXISTS " + sql + " (name text NOT NULL, holder text NOT NULL, "
                     + "kind text NOT NULL, token bigint NOT NULL, expires_at timestamptz NOT NULL, "
                     + "PRIMARY KEY (name, holder))");
             TableShape.require(connection, table, List.of(new TableShape.Column("name", "text"),
@@ -107,7 +110,7 @@ final class LeaseTable {
         try {
             lockName(connection, name);
             try (PreparedStatement purge = connection.prepareStatement(
-                    "DELETE FROM " + table + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
+                    "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
                 purge.setString(1, name);
                 purge.executeUpdate();
             }
@@ -115,7 +118,7 @@ final class LeaseTable {
             boolean blocked = false;
             Long own = null;
             try (PreparedStatement rows = connection.prepareStatement("SELECT holder, kind, token, "
-                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + table
+                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + sql
                     + " WHERE name = ?")) {
                 rows.setString(1, name);
                 try (ResultSet row = rows.executeQuery()) {
@@ -161,7 +164,7 @@ final class LeaseTable {
      */
     boolean[] renew(Connection connection, List<Renewal> renewals) throws SQLException {
         connection.setAutoCommit(false);
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
                 + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
                 + "WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp()")) {
             for (Renewal renewal : renewals) {
@@ -193,7 +196,7 @@ final class LeaseTable {
         try {
             boolean released = false;
             boolean deleted = false;
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
                     + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
@@ -234,7 +237,7 @@ final class LeaseTable {
     }
 
     private void extend(Connection connection, String name, String holder, Duration ttl) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
                 + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
                 + "WHERE name = ? AND holder = ?")) {
             update.setLong(1, ttl.toMillis());
@@ -247,7 +250,7 @@ final class LeaseTable {
     /** Inserts or replaces the holder's row; {@code tokenSql} is a constant SQL expression. Returns the token. */
     private long upsert(Connection connection, String name, String holder, String kind, String tokenSql,
                         Duration ttl) throws SQLException {
-        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + sql
                 + " (name, holder, kind, token, expires_at) VALUES (?, ?, ?, " + tokenSql
                 + ", clock_timestamp() + ? * interval '1 millisecond') ON CONFLICT (name, holder) DO UPDATE "
                 + "SET kind = excluded.kind, token = excluded.token, expires_at = excluded.expires_at RETURNING token")) {

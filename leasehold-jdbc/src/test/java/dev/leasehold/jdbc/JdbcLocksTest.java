@@ -188,6 +188,15 @@ class JdbcLocksTest {
         }
     }
 
+    @Test
+    void aLeaseTableNamedLikeAnSqlKeywordWorks() {
+        try (JdbcLockClient locks = JdbcLocks.builder(SharedDatabase.pool()).table("order").build();
+             Lease lease = locks.lock("keyword:table").acquire(Duration.ofSeconds(5))) {
+            assertThat(locks.lock("keyword:table").tryAcquire(Duration.ZERO)).isEmpty();
+            lease.extend(Duration.ofSeconds(30));
+        }
+    }
+
     /** Every connection of the test's own pool (the LISTEN connection included), not the shared pool's. */
     private static void terminateOtherBackends(PostgresServer server) throws SQLException {
         try (Connection connection = TestDatabase.dataSource(server).getConnection();
