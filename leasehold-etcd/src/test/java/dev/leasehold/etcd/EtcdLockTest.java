@@ -216,7 +216,10 @@ class EtcdLockTest {
         assertThatThrownBy(() -> EtcdLocks.connect("localhost:2379")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("http://host:port");
         assertThatThrownBy(() -> EtcdLocks.connect("http://root:secret@127.0.0.1:2379"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user()");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user()")
+                .hasMessageNotContaining("secret");
+        assertThatThrownBy(() -> EtcdLocks.connect("http://127.0.0.1:2379,http://root:s@cret /x@127.0.0.2:2379"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("cret");
         assertThatThrownBy(() -> EtcdLocks.builder().connect()).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("u").connect())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("password");
