@@ -101,13 +101,20 @@ final class LeaseTable {
      * One attempt of {@code holder} to take {@code name} as {@code kind}, in one transaction that
      * holds the name's advisory transaction lock, so attempts on one name are serialized: expired
      * rows go, a live row of the holder's own (a retried attempt whose reply was lost) is kept and
-     * its token returned, and otherwise a new lease row takes the next token of the sequence.
+     * its token returned, and otherwise a new lease row takes the next token of the sequence. The
+     * transaction is READ COMMITTED whatever the connection's default, so each statement after the
+     * advisory lock sees every grant committed before it.
      * A blocked write attempt registers the writer for {@code registration}.
      */
     Acquire acquire(Connection connection, LeaseKind kind, String name, String holder, Duration ttl,
                     Duration registration) throws SQLException {
         connection.setAutoCommit(false);
         try {
+            // Under REPEATABLE READ (a pool's or database's default) the snapshot would be taken as the
+            // advisory lock is awaited, hiding the grant committed by the attempt waited behind.
+            try (Statement isolation = connection.createStatement()) {
+                isolation.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            }
             lockName(connection, name);
             try (PreparedStatement purge = connection.prepareStatement(
                     "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {

@@ -132,10 +132,7 @@ class JdbcLocksTest {
     @Test
     void aReadOnlyDatabaseAndATableOfTheWrongShapeAreTypedErrors() throws SQLException {
         PostgresServer server = SharedDatabase.server();
-        TestDatabase.execute(server, "CREATE DATABASE locks_readonly");
-        TestDatabase.execute(server, "ALTER DATABASE locks_readonly SET default_transaction_read_only = on");
-        PGSimpleDataSource readOnly = TestDatabase.dataSource(server);
-        readOnly.setDatabaseName("locks_readonly");
+        PGSimpleDataSource readOnly = databaseWith(server, "locks_readonly", "default_transaction_read_only = on");
         assertThatThrownBy(() -> JdbcLocks.create(readOnly)).isInstanceOf(LockUnavailableException.class)
                 .hasMessageContaining("read-only");
 
@@ -197,6 +194,32 @@ class JdbcLocksTest {
         }
     }
 
+    /**
+     * A pool whose connections default to REPEATABLE READ: an attempt's snapshot would be taken as it
+     * starts waiting for the name's advisory lock, so it could not see the grant it waited behind.
+     */
+    @Test
+    void connectionsDefaultingToRepeatableReadStillGrantOnce() throws Exception {
+        PGSimpleDataSource repeatableRead = databaseWith(SharedDatabase.server(), "locks_repeatable_read",
+                "default_transaction_isolation = 'repeatable read'");
+        try (JdbcLockClient a = JdbcLocks.create(repeatableRead);
+             JdbcLockClient b = JdbcLocks.create(repeatableRead);
+             Connection blocker = repeatableRead.getConnection();
+             Statement statement = blocker.createStatement()) {
+            // Both first attempts queue on the name's advisory lock, then run one after the other.
+            statement.execute("SELECT pg_advisory_lock(hashtextextended('leasehold_lease:rr:new', 0))");
+            CompletableFuture<Lease> onA = a.lock("rr:new").acquireAsync(Duration.ofSeconds(10));
+            CompletableFuture<Lease> onB = b.lock("rr:new").acquireAsync(Duration.ofSeconds(10));
+            Thread.sleep(500);
+            statement.execute("SELECT pg_advisory_unlock(hashtextextended('leasehold_lease:rr:new', 0))");
+            Lease first = (Lease) CompletableFuture.anyOf(onA, onB).get(5, TimeUnit.SECONDS);
+            Thread.sleep(500);
+            assertThat(onA.isDone() && onB.isDone()).as("both granted at once").isFalse();
+            first.release();
+            (onA.isDone() && onA.join() == first ? onB : onA).get(5, TimeUnit.SECONDS).release();
+        }
+    }
+
     /** Every connection of the test's own pool (the LISTEN connection included), not the shared pool's. */
     private static void terminateOtherBackends(PostgresServer server) throws SQLException {
         try (Connection connection = TestDatabase.dataSource(server).getConnection();
@@ -206,6 +229,16 @@ class JdbcLocksTest {
             killed.next();
             assertThat(killed.getInt(1)).isPositive();
         }
+    }
+
+    /** A data source on a new database whose sessions default to {@code setting}. */
+    private static PGSimpleDataSource databaseWith(PostgresServer server, String database, String setting)
+            throws SQLException {
+        TestDatabase.execute(server, "CREATE DATABASE " + database);
+        TestDatabase.execute(server, "ALTER DATABASE " + database + " SET " + setting);
+        PGSimpleDataSource source = TestDatabase.dataSource(server);
+        source.setDatabaseName(database);
+        return source;
     }
 
     private static long listenerThreads() {
