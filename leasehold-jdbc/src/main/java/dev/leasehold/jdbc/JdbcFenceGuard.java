@@ -84,11 +84,12 @@ public final class JdbcFenceGuard {
      *     transaction is still usable: the caller should roll it back
      * @throws IllegalStateException if {@code connection} is in auto-commit mode (the check would
      *     commit alone, apart from the write it must protect)
-     * @throws IllegalArgumentException if {@code resource} is null, blank or longer than {@value Args#MAX_NAME_LENGTH}
+     * @throws IllegalArgumentException if {@code resource} is null, blank, longer than {@value Args#MAX_NAME_LENGTH}
+     *     characters or 2048 bytes in UTF-8
      * @throws SQLException from the driver, e.g. when the fence table is missing
      */
     public void admit(Connection connection, String resource, long token) throws SQLException {
-        Args.lockName(resource);
+        IndexedText.name(resource);
         requireTransaction(connection);
         int admitted;
         try (PreparedStatement upsert = connection.prepareStatement(admitSql)) {
@@ -108,7 +109,7 @@ public final class JdbcFenceGuard {
      * @throws SQLException from the driver
      */
     public long highestAdmitted(Connection connection, String resource) throws SQLException {
-        Args.lockName(resource);
+        IndexedText.name(resource);
         try (PreparedStatement select = connection.prepareStatement(highestSql)) {
             select.setString(1, resource);
             try (ResultSet row = select.executeQuery()) {

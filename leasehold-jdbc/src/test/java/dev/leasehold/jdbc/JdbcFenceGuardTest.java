@@ -120,6 +120,8 @@ class JdbcFenceGuardTest {
             connection.setAutoCommit(false);
             assertThatThrownBy(() -> GUARD.admit(connection, " ", 1)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> GUARD.admit(connection, null, 1)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> GUARD.admit(connection, "\u7d22".repeat(1024), 1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
         }
     }
 
