@@ -85,7 +85,7 @@ public final class JdbcFenceGuard {
      * @throws IllegalStateException if {@code connection} is in auto-commit mode (the check would
      *     commit alone, apart from the write it must protect)
      * @throws IllegalArgumentException if {@code resource} is null, blank, longer than {@value Args#MAX_NAME_LENGTH}
-     *     characters or 2048 bytes in UTF-8
+     *     characters or 2048 bytes in UTF-8, or has a NUL character
      * @throws SQLException from the driver, e.g. when the fence table is missing
      */
     public void admit(Connection connection, String resource, long token) throws SQLException {

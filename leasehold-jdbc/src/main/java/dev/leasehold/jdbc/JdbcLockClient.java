@@ -43,7 +43,7 @@ public final class JdbcLockClient implements LockClient {
 
     /**
      * The exclusive lock {@code name}, at most 2048 bytes in UTF-8 (a primary key
-     * entry; names of other scripts than Latin may reach it before 1024 characters). Its lease is a row of the lease table; it also excludes the
+     * entry; names of other scripts than Latin may reach it before 1024 characters), without NUL. Its lease is a row of the lease table; it also excludes the
      * readers and the writer of {@link #readWriteLock} of the same name.
      */
     @Override

@@ -122,6 +122,8 @@ class JdbcFenceGuardTest {
             assertThatThrownBy(() -> GUARD.admit(connection, null, 1)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> GUARD.admit(connection, "\u7d22".repeat(1024), 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
+            assertThatThrownBy(() -> GUARD.admit(connection, "a\u0000b", 1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL");
         }
     }
 

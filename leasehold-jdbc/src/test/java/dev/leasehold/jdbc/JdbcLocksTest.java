@@ -154,13 +154,18 @@ class JdbcLocksTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
     }
 
-    /** A 1024-character name may take 3 or 4 UTF-8 bytes a character; PostgreSQL's btree takes at most 2704. */
+    /**
+     * A 1024-character name may take 3 or 4 UTF-8 bytes a character; PostgreSQL's btree takes at most
+     * 2704. And PostgreSQL text cannot hold NUL.
+     */
     @Test
-    void aNameTooWideForTheIndexIsBadInputAndOneThatFitsWorks() {
+    void aNameTooWideForTheIndexOrWithNulIsBadInputAndOneThatFitsWorks() {
         try (JdbcLockClient locks = JdbcLocks.create(SharedDatabase.pool())) {
             assertThatThrownBy(() -> locks.lock("\u7d22".repeat(1024))).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("2048 bytes");
             assertThatThrownBy(() -> locks.readWriteLock("\u7d22".repeat(700))).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> locks.lock("order\u0000123")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("NUL");
             try (Lease lease = locks.lock("\u7d22".repeat(682)).acquire(Duration.ofSeconds(5))) {
                 assertThat(lease.isValid()).isTrue();
             }
