@@ -58,6 +58,11 @@ final class BackendOption {
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
      */
     Connected connect(RedisOption redis) {
+        if (backend != Backend.redis && spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
+            // Contradictory options: the user may believe the lock is taken on that Redis.
+            throw new ParameterException(spec.commandLine(), "--redis is for --backend redis; with --backend "
+                    + backend + " give the servers with --endpoints");
+        }
         return switch (backend) {
             case redis -> connectRedis(redis);
             case zookeeper -> connectZooKeeper();

@@ -77,6 +77,11 @@ class ZooKeeperBackendTest {
         assertThat(endpointsForRedis.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
         assertThat(endpointsForRedis.stderr()).contains("--endpoints is for --backend zookeeper");
 
+        CliProcess redisForZooKeeper = run("inspect", "x", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString(), "--redis", "redis://127.0.0.1:6379");
+        assertThat(redisForZooKeeper.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(redisForZooKeeper.stderr()).contains("--redis is for --backend redis");
+
         CliProcess missingChroot = run("inspect", "x", "--backend", "zookeeper", "--endpoints",
                 zookeeper.getConnectString() + "/no-such-chroot");
         assertThat(missingChroot.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);

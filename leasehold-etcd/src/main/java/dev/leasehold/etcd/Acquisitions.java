@@ -45,6 +45,8 @@ final class Acquisitions {
     /** The lease of one acquisition; replaced when it had to be granted again or lengthened. */
     private static final class Slot {
         volatile CompletableFuture<Acquisition> current;
+        /** The last renewal or extension: each waits for the one before, which may replace the lease. */
+        private CompletableFuture<Boolean> lastRenewal = CompletableFuture.completedFuture(true);
 
         Slot(CompletableFuture<Acquisition> current) {
             this.current = current;
@@ -124,13 +126,21 @@ final class Acquisitions {
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return slot.current.thenCompose(acquisition -> {
-            long wanted = seconds(ttl);
-            if (wanted <= acquisition.ttlSeconds()) {
-                return keepAlive(acquisition);
-            }
-            return lengthen(slot, acquisition, holder, wanted);
-        });
+        // One at a time per acquisition: two lengthenings from the same lease would each move the key,
+        // and the slot could end on the lease the key left (kept alive while the key expires).
+        synchronized (slot) {
+            CompletableFuture<Boolean> renewed = slot.lastRenewal.handle((ignored, error) -> null)
+                    .thenCompose(ignored -> slot.current)
+                    .thenCompose(acquisition -> {
+                        long wanted = seconds(ttl);
+                        if (wanted <= acquisition.ttlSeconds()) {
+                            return keepAlive(acquisition);
+                        }
+                        return lengthen(slot, acquisition, holder, wanted);
+                    });
+            slot.lastRenewal = renewed;
+            return renewed;
+        }
     }
 
     /**

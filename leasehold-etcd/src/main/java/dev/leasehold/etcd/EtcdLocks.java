@@ -111,7 +111,9 @@ public final class EtcdLocks {
             }
             if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
                     || uri.getHost() == null || uri.getPort() < 1 || uri.getUserInfo() != null) {
-                throw new IllegalArgumentException("etcd endpoint '" + entry + "' is not an http://host:port or "
+                // Up to the last '@' may be credentials (a password may itself hold '@' or '/'): never echoed.
+                String shown = entry.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://)?.*@", "$1<credentials removed>@");
+                throw new IllegalArgumentException("etcd endpoint '" + shown + "' is not an http://host:port or "
                         + "https://host:port URL (credentials go to user() and password(), not into the URL)");
             }
             return uri;

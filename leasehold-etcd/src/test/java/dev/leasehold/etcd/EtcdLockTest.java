@@ -4,6 +4,7 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.PermitsMismatchException;
@@ -14,12 +15,17 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.LeaseOption;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,6 +79,16 @@ class EtcdLockTest {
                         .withSortOrder(GetOption.SortOrder.ASCEND).build()).get(5, TimeUnit.SECONDS).getKvs();
     }
 
+    /** The number of live etcd leases, from the cluster's gateway ({@code LeaseLeases}, which jetcd does not offer). */
+    private static int liveEtcdLeases() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(cluster.endpoints().split(",")[0] + "/v3/lease/leases"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body().split("\"ID\"", -1).length - 1;
+    }
+
     private static ByteSequence bytes(String text) {
         return ByteSequence.from(text, StandardCharsets.UTF_8);
     }
@@ -87,6 +103,24 @@ class EtcdLockTest {
             assertThat(keys.get(0).getKey().toString(StandardCharsets.UTF_8)).startsWith("leasehold/order:1/w-");
         }
         assertThat(queue("order:1")).isEmpty();
+    }
+
+    /**
+     * Two extensions in flight at once each move the key to a longer etcd lease: one of them must not
+     * be left behind, kept alive by the renewals while the key expires with the other.
+     */
+    @Test
+    void concurrentExtensionsLeaveOneEtcdLeaseTheKeysAndTheLongest() throws Exception {
+        int before = liveEtcdLeases();
+        try (Lease lease = client().lock("extend:race", LockOptions.watchdog(Duration.ofSeconds(2)))
+                .acquire(Duration.ofSeconds(5))) {
+            CompletableFuture.allOf(lease.extendAsync(Duration.ofSeconds(30)), lease.extendAsync(Duration.ofSeconds(40)))
+                    .get(5, TimeUnit.SECONDS);
+            long keyLease = queue("extend:race").get(0).getLease();
+            assertThat(admin.getLeaseClient().timeToLive(keyLease, LeaseOption.DEFAULT)
+                    .get(5, TimeUnit.SECONDS).getGrantedTTL()).isEqualTo(40);
+            assertThat(liveEtcdLeases()).as("live etcd leases: the key's only").isEqualTo(before + 1);
+        }
     }
 
     @Test
@@ -216,7 +250,10 @@ class EtcdLockTest {
         assertThatThrownBy(() -> EtcdLocks.connect("localhost:2379")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("http://host:port");
         assertThatThrownBy(() -> EtcdLocks.connect("http://root:secret@127.0.0.1:2379"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user()");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user()")
+                .hasMessageNotContaining("secret");
+        assertThatThrownBy(() -> EtcdLocks.connect("http://127.0.0.1:2379,http://root:s@cret /x@127.0.0.2:2379"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("cret");
         assertThatThrownBy(() -> EtcdLocks.builder().connect()).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("u").connect())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("password");

@@ -62,9 +62,10 @@ public final class JdbcFenceGuard {
      */
     public JdbcFenceGuard(String table) {
         this.table = SqlIdentifier.table("table", table);
-        this.admitSql = "INSERT INTO " + this.table + " AS fence (resource, token) VALUES (?, ?) "
+        String sql = SqlIdentifier.quoted(this.table);
+        this.admitSql = "INSERT INTO " + sql + " AS fence (resource, token) VALUES (?, ?) "
                 + "ON CONFLICT (resource) DO UPDATE SET token = excluded.token WHERE fence.token <= excluded.token";
-        this.highestSql = "SELECT token FROM " + this.table + " WHERE resource = ?";
+        this.highestSql = "SELECT token FROM " + sql + " WHERE resource = ?";
     }
 
     /** The fence table's name. */
@@ -83,11 +84,12 @@ public final class JdbcFenceGuard {
      *     transaction is still usable: the caller should roll it back
      * @throws IllegalStateException if {@code connection} is in auto-commit mode (the check would
      *     commit alone, apart from the write it must protect)
-     * @throws IllegalArgumentException if {@code resource} is null, blank or longer than {@value Args#MAX_NAME_LENGTH}
+     * @throws IllegalArgumentException if {@code resource} is null, blank, longer than {@value Args#MAX_NAME_LENGTH}
+     *     characters or 2048 bytes in UTF-8, or has a NUL character
      * @throws SQLException from the driver, e.g. when the fence table is missing
      */
     public void admit(Connection connection, String resource, long token) throws SQLException {
-        Args.lockName(resource);
+        IndexedText.name(resource);
         requireTransaction(connection);
         int admitted;
         try (PreparedStatement upsert = connection.prepareStatement(admitSql)) {
@@ -107,7 +109,7 @@ public final class JdbcFenceGuard {
      * @throws SQLException from the driver
      */
     public long highestAdmitted(Connection connection, String resource) throws SQLException {
-        Args.lockName(resource);
+        IndexedText.name(resource);
         try (PreparedStatement select = connection.prepareStatement(highestSql)) {
             select.setString(1, resource);
             try (ResultSet row = select.executeQuery()) {
@@ -125,7 +127,7 @@ public final class JdbcFenceGuard {
      */
     public void createTableIfMissing(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS " + table
+            statement.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifier.quoted(table)
                     + " (resource text PRIMARY KEY, token bigint NOT NULL)");
         }
         TableShape.require(connection, table, List.of(

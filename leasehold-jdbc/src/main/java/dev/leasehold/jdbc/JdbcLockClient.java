@@ -6,7 +6,6 @@ import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
-import dev.leasehold.spi.Args;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -43,12 +42,13 @@ public final class JdbcLockClient implements LockClient {
     }
 
     /**
-     * The exclusive lock {@code name}. Its lease is a row of the lease table; it also excludes the
+     * The exclusive lock {@code name}, at most 2048 bytes in UTF-8 (a primary key
+     * entry; names of other scripts than Latin may reach it before 1024 characters), without NUL. Its lease is a row of the lease table; it also excludes the
      * readers and the writer of {@link #readWriteLock} of the same name.
      */
     @Override
     public DistributedLock lock(String name, LockOptions options) {
-        return engine.lock(Args.lockName(name), options, mutex);
+        return engine.lock(IndexedText.name(name), options, mutex);
     }
 
     /**
@@ -59,7 +59,7 @@ public final class JdbcLockClient implements LockClient {
      */
     @Override
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
-        return ReadWriteLockPair.of(engine, Args.lockName(name), options, readers, writers);
+        return ReadWriteLockPair.of(engine, IndexedText.name(name), options, readers, writers);
     }
 
     @Override

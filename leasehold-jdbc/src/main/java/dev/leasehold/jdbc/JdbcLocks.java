@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>What it guarantees.</b> A lease is a row whose expiry is computed by the database
  * ({@code clock_timestamp() + ttl}), never from the client's clock, so a client whose clock steps
- * changes nothing. Every attempt on a name runs in one transaction under that name's transaction
- * advisory lock, so two attempts never both grant. Tokens come from one database sequence, taken in
+ * changes nothing. Every attempt on a name runs in one READ COMMITTED transaction (whatever the
+ * connections' default isolation) under that name's transaction advisory lock, so two attempts never
+ * both grant. Tokens come from one database sequence, taken in
  * the granting transaction: strictly increasing for every name and every kind. The engine renews
  * held leases (batched, one transaction per renewal round) and marks a lease lost at its local
  * deadline when renewals fail, e.g. while the database restarts; a lease's row outlives that local

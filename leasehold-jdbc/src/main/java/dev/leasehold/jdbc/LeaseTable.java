@@ -38,13 +38,29 @@ final class LeaseTable {
     }
 
     private final String table;
+    /** {@link #table} quoted, as SQL text. */
+    private final String sql;
     private final String sequence;
     private final String channel;
 
     LeaseTable(String table) {
         this.table = SqlIdentifier.table("table", table);
-        this.sequence = SqlIdentifier.table("table", table + "_token");
-        this.channel = SqlIdentifier.table("table", table + "_released").replace('.', '_');
+        this.sql = SqlIdentifier.quoted(this.table);
+        this.sequence = SqlIdentifier.quoted(SqlIdentifier.table("table", table + "_token"));
+        this.channel = channelOf(this.table);
+    }
+
+    /**
+     * {@code <table>_released}, the dot of a schema-qualified name as '_'; PostgreSQL refuses a
+     * NOTIFY channel of 64 bytes or more (and truncates a LISTEN one), so a longer name becomes
+     * {@code leasehold_<hash of the table>_released}. Two tables sharing a channel only cost spurious wakes.
+     */
+    private static String channelOf(String table) {
+        String channel = table.replace('.', '_') + "_released";
+        if (channel.length() < 64) {
+            return channel;
+        }
+        return "leasehold_" + Long.toHexString(table.hashCode() & 0xffffffffL) + "_released";
     }
 
     String table() {
@@ -68,7 +84,7 @@ final class LeaseTable {
         try (Statement statement = connection.createStatement()) {
             statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('leasehold:schema:" + table + "', 0))");
             statement.execute("CREATE SEQUENCE IF NOT EXISTS " + sequence);
-            statement.execute("CREATE TABLE IF NOT EXISTS " + table + " (name text NOT NULL, holder text NOT NULL, "
+            statement.execute("CREATE TABLE IF NOT EXISTS " + sql + " (name text NOT NULL, holder text NOT NULL, "
                     + "kind text NOT NULL, token bigint NOT NULL, expires_at timestamptz NOT NULL, "
                     + "PRIMARY KEY (name, holder))");
             TableShape.require(connection, table, List.of(new TableShape.Column("name", "text"),
@@ -85,16 +101,23 @@ final class LeaseTable {
      * One attempt of {@code holder} to take {@code name} as {@code kind}, in one transaction that
      * holds the name's advisory transaction lock, so attempts on one name are serialized: expired
      * rows go, a live row of the holder's own (a retried attempt whose reply was lost) is kept and
-     * its token returned, and otherwise a new lease row takes the next token of the sequence.
+     * its token returned, and otherwise a new lease row takes the next token of the sequence. The
+     * transaction is READ COMMITTED whatever the connection's default, so each statement after the
+     * advisory lock sees every grant committed before it.
      * A blocked write attempt registers the writer for {@code registration}.
      */
     Acquire acquire(Connection connection, LeaseKind kind, String name, String holder, Duration ttl,
                     Duration registration) throws SQLException {
         connection.setAutoCommit(false);
         try {
+            // Under REPEATABLE READ (a pool's or database's default) the snapshot would be taken as the
+            // advisory lock is awaited, hiding the grant committed by the attempt waited behind.
+            try (Statement isolation = connection.createStatement()) {
+                isolation.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            }
             lockName(connection, name);
             try (PreparedStatement purge = connection.prepareStatement(
-                    "DELETE FROM " + table + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
+                    "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
                 purge.setString(1, name);
                 purge.executeUpdate();
             }
@@ -102,7 +125,7 @@ final class LeaseTable {
             boolean blocked = false;
             Long own = null;
             try (PreparedStatement rows = connection.prepareStatement("SELECT holder, kind, token, "
-                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + table
+                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + sql
                     + " WHERE name = ?")) {
                 rows.setString(1, name);
                 try (ResultSet row = rows.executeQuery()) {
@@ -148,7 +171,7 @@ final class LeaseTable {
      */
     boolean[] renew(Connection connection, List<Renewal> renewals) throws SQLException {
         connection.setAutoCommit(false);
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
                 + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
                 + "WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp()")) {
             for (Renewal renewal : renewals) {
@@ -180,7 +203,7 @@ final class LeaseTable {
         try {
             boolean released = false;
             boolean deleted = false;
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
                     + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
@@ -221,7 +244,7 @@ final class LeaseTable {
     }
 
     private void extend(Connection connection, String name, String holder, Duration ttl) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + table
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
                 + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
                 + "WHERE name = ? AND holder = ?")) {
             update.setLong(1, ttl.toMillis());
@@ -234,7 +257,7 @@ final class LeaseTable {
     /** Inserts or replaces the holder's row; {@code tokenSql} is a constant SQL expression. Returns the token. */
     private long upsert(Connection connection, String name, String holder, String kind, String tokenSql,
                         Duration ttl) throws SQLException {
-        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + sql
                 + " (name, holder, kind, token, expires_at) VALUES (?, ?, ?, " + tokenSql
                 + ", clock_timestamp() + ? * interval '1 millisecond') ON CONFLICT (name, holder) DO UPDATE "
                 + "SET kind = excluded.kind, token = excluded.token, expires_at = excluded.expires_at RETURNING token")) {

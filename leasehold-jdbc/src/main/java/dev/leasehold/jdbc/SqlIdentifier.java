@@ -30,4 +30,13 @@ final class SqlIdentifier {
         }
         return name;
     }
+
+    /**
+     * {@code name} (already checked by {@link #table}) as quoted SQL text, {@code "schema"."table"}:
+     * the same identifiers as unquoted ones, since they are lower-case, but keywords such as
+     * {@code order} or {@code user} are then names too.
+     */
+    static String quoted(String name) {
+        return "\"" + name.replace(".", "\".\"") + "\"";
+    }
 }

@@ -5,6 +5,8 @@ import dev.leasehold.StaleTokenException;
 import dev.leasehold.launcher.PostgresServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 import java.sql.Connection;
@@ -118,13 +120,19 @@ class JdbcFenceGuardTest {
             connection.setAutoCommit(false);
             assertThatThrownBy(() -> GUARD.admit(connection, " ", 1)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> GUARD.admit(connection, null, 1)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> GUARD.admit(connection, "\u7d22".repeat(1024), 1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
+            assertThatThrownBy(() -> GUARD.admit(connection, "a\u0000b", 1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL");
         }
     }
 
-    @Test
-    void aSchemaQualifiedTableWorks() throws SQLException {
-        TestDatabase.execute(server, "CREATE SCHEMA IF NOT EXISTS app");
-        JdbcFenceGuard guard = new JdbcFenceGuard("app.fence");
+    /** The accepted shape includes SQL keywords ('user', 'order'): they must still name a table. */
+    @ParameterizedTest
+    @ValueSource(strings = {"app.fence", "user.order"})
+    void aSchemaQualifiedTableWorks(String table) throws SQLException {
+        TestDatabase.execute(server, "CREATE SCHEMA IF NOT EXISTS \"" + table.substring(0, table.indexOf('.')) + "\"");
+        JdbcFenceGuard guard = new JdbcFenceGuard(table);
         try (Connection connection = connect()) {
             guard.createTableIfMissing(connection);
             connection.setAutoCommit(false);

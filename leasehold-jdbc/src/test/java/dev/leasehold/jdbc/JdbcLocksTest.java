@@ -132,10 +132,7 @@ class JdbcLocksTest {
     @Test
     void aReadOnlyDatabaseAndATableOfTheWrongShapeAreTypedErrors() throws SQLException {
         PostgresServer server = SharedDatabase.server();
-        TestDatabase.execute(server, "CREATE DATABASE locks_readonly");
-        TestDatabase.execute(server, "ALTER DATABASE locks_readonly SET default_transaction_read_only = on");
-        PGSimpleDataSource readOnly = TestDatabase.dataSource(server);
-        readOnly.setDatabaseName("locks_readonly");
+        PGSimpleDataSource readOnly = databaseWith(server, "locks_readonly", "default_transaction_read_only = on");
         assertThatThrownBy(() -> JdbcLocks.create(readOnly)).isInstanceOf(LockUnavailableException.class)
                 .hasMessageContaining("read-only");
 
@@ -157,6 +154,24 @@ class JdbcLocksTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
     }
 
+    /**
+     * A 1024-character name may take 3 or 4 UTF-8 bytes a character; PostgreSQL's btree takes at most
+     * 2704. And PostgreSQL text cannot hold NUL.
+     */
+    @Test
+    void aNameTooWideForTheIndexOrWithNulIsBadInputAndOneThatFitsWorks() {
+        try (JdbcLockClient locks = JdbcLocks.create(SharedDatabase.pool())) {
+            assertThatThrownBy(() -> locks.lock("\u7d22".repeat(1024))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("2048 bytes");
+            assertThatThrownBy(() -> locks.readWriteLock("\u7d22".repeat(700))).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> locks.lock("order\u0000123")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("NUL");
+            try (Lease lease = locks.lock("\u7d22".repeat(682)).acquire(Duration.ofSeconds(5))) {
+                assertThat(lease.isValid()).isTrue();
+            }
+        }
+    }
+
     @Test
     void theTableCanBeNamedAndLeasesUseDatabaseTime() throws Exception {
         try (JdbcLockClient locks = JdbcLocks.builder(SharedDatabase.pool()).table("app_leases").build();
@@ -172,6 +187,57 @@ class JdbcLocksTest {
         }
     }
 
+    /** The release channel is derived from the table name; PostgreSQL refuses NOTIFY channels over 63 bytes. */
+    @Test
+    void aLongSchemaQualifiedTableStillReleasesAndWakes() throws Exception {
+        String schema = "leasehold_schema_for_the_orders_service";
+        TestDatabase.execute(SharedDatabase.server(), "CREATE SCHEMA IF NOT EXISTS " + schema);
+        try (JdbcLockClient locks = JdbcLocks.builder(SharedDatabase.pool()).table(schema + ".leasehold_lease").build()) {
+            Lease held = locks.lock("long:channel").acquire(Duration.ofSeconds(5));
+            CompletableFuture<Lease> waiter = locks.lock("long:channel").acquireAsync(Duration.ofSeconds(10));
+            long released = System.nanoTime();
+            held.release();
+            waiter.get(5, TimeUnit.SECONDS).release();
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).as("woken by the notification")
+                    .isLessThan(Duration.ofMillis(900));
+        }
+    }
+
+    @Test
+    void aLeaseTableNamedLikeAnSqlKeywordWorks() {
+        try (JdbcLockClient locks = JdbcLocks.builder(SharedDatabase.pool()).table("order").build();
+             Lease lease = locks.lock("keyword:table").acquire(Duration.ofSeconds(5))) {
+            assertThat(locks.lock("keyword:table").tryAcquire(Duration.ZERO)).isEmpty();
+            lease.extend(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * A pool whose connections default to REPEATABLE READ: an attempt's snapshot would be taken as it
+     * starts waiting for the name's advisory lock, so it could not see the grant it waited behind.
+     */
+    @Test
+    void connectionsDefaultingToRepeatableReadStillGrantOnce() throws Exception {
+        PGSimpleDataSource repeatableRead = databaseWith(SharedDatabase.server(), "locks_repeatable_read",
+                "default_transaction_isolation = 'repeatable read'");
+        try (JdbcLockClient a = JdbcLocks.create(repeatableRead);
+             JdbcLockClient b = JdbcLocks.create(repeatableRead);
+             Connection blocker = repeatableRead.getConnection();
+             Statement statement = blocker.createStatement()) {
+            // Both first attempts queue on the name's advisory lock, then run one after the other.
+            statement.execute("SELECT pg_advisory_lock(hashtextextended('leasehold_lease:rr:new', 0))");
+            CompletableFuture<Lease> onA = a.lock("rr:new").acquireAsync(Duration.ofSeconds(10));
+            CompletableFuture<Lease> onB = b.lock("rr:new").acquireAsync(Duration.ofSeconds(10));
+            Thread.sleep(500);
+            statement.execute("SELECT pg_advisory_unlock(hashtextextended('leasehold_lease:rr:new', 0))");
+            Lease first = (Lease) CompletableFuture.anyOf(onA, onB).get(5, TimeUnit.SECONDS);
+            Thread.sleep(500);
+            assertThat(onA.isDone() && onB.isDone()).as("both granted at once").isFalse();
+            first.release();
+            (onA.isDone() && onA.join() == first ? onB : onA).get(5, TimeUnit.SECONDS).release();
+        }
+    }
+
     /** Every connection of the test's own pool (the LISTEN connection included), not the shared pool's. */
     private static void terminateOtherBackends(PostgresServer server) throws SQLException {
         try (Connection connection = TestDatabase.dataSource(server).getConnection();
@@ -181,6 +247,16 @@ class JdbcLocksTest {
             killed.next();
             assertThat(killed.getInt(1)).isPositive();
         }
+    }
+
+    /** A data source on a new database whose sessions default to {@code setting}. */
+    private static PGSimpleDataSource databaseWith(PostgresServer server, String database, String setting)
+            throws SQLException {
+        TestDatabase.execute(server, "CREATE DATABASE " + database);
+        TestDatabase.execute(server, "ALTER DATABASE " + database + " SET " + setting);
+        PGSimpleDataSource source = TestDatabase.dataSource(server);
+        source.setDatabaseName(database);
+        return source;
     }
 
     private static long listenerThreads() {

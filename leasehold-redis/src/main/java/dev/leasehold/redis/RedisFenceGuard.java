@@ -88,8 +88,9 @@ public final class RedisFenceGuard {
      * @throws StaleTokenException if a higher token was admitted for {@code key}; nothing was written
      * @throws LockUnavailableException if Redis cannot be reached or answers with an error
      *     (e.g. the fence key was overwritten with something else)
-     * @throws IllegalArgumentException if {@code key} is null, blank, too long or has a '}' without a
-     *     hash tag, {@code value} is null, or {@code token} is negative
+     * @throws IllegalArgumentException if {@code key} is null, blank, too long, has a '}' without a
+     *     hash tag or is another key's guard fence ({@code {k}:guard}), {@code value} is null, or
+     *     {@code token} is negative
      */
     public void set(String key, String value, long token) {
         run(key, token, "set", "SET", required("value", value));
@@ -146,10 +147,16 @@ public final class RedisFenceGuard {
     /**
      * The guard fence key of {@code key}, in its Cluster slot.
      *
-     * @throws IllegalArgumentException if {@code key} has a '}' but no hash tag: no other key could share its slot
+     * @throws IllegalArgumentException if {@code key} has a '}' but no hash tag: no other key could share its
+     *     slot; or if it is itself a guard fence (a hash tag, and ending with {@code :guard})
      */
     static String fenceKey(String key) {
         if (LockKeys.hasHashTag(key)) {
+            if (key.endsWith(GUARD)) {
+                throw new IllegalArgumentException("key '" + key + "' is the guard fence of another key (it has a "
+                        + "{hash tag} and ends with '" + GUARD + "'): a guarded write to it could lower that fence; "
+                        + "name the data key otherwise");
+            }
             return key + GUARD;
         }
         if (key.indexOf('}') >= 0) {

@@ -135,6 +135,17 @@ class RedisFenceGuardTest {
         assertThat(redis.exists("foreign")).isZero();
     }
 
+    /** Writing a key that is another key's guard fence would lower that fence: a stale writer would pass. */
+    @Test
+    void aDataKeyThatIsAnotherKeysGuardFenceIsRefused() {
+        guard.set("order:1", "paid", 100);
+        assertThatThrownBy(() -> guard.set(RedisFenceGuard.fenceKey("order:1"), "0", 200))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(":guard");
+        assertThatThrownBy(() -> guard.set("order:1", "stale", 50)).isInstanceOf(StaleTokenException.class);
+        guard.set("plain:guard", "v", 1); // no hash tag: no other key's fence
+        assertThat(redis.get("order:1")).isEqualTo("paid");
+    }
+
     @Test
     void badInputIsRejectedBeforeAnyCommand() {
         assertThatThrownBy(() -> guard.set(null, "v", 1)).isInstanceOf(IllegalArgumentException.class);
