@@ -13,6 +13,7 @@ import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.testkit.meters.MeterChecks;
 import dev.leasehold.testkit.meters.MeterReadings;
+import dev.leasehold.testkit.meters.WithoutMicrometer;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
@@ -288,6 +289,12 @@ class EtcdLockTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("registry");
             assertThatThrownBy(() -> EtcdLocks.builder().leaseEvents(null))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
+        }
+
+        @Test
+        void aClientWithoutARegistryWorksWithNoMicrometerOnTheClassPath() throws Exception {
+            assertThat(WithoutMicrometer.run(NoMicrometerProbe.class, cluster.endpoints()))
+                    .startsWith("token ").endsWith("renewed, RELEASED");
         }
 
         @Test

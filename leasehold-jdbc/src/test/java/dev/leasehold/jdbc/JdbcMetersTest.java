@@ -2,8 +2,10 @@ package dev.leasehold.jdbc;
 
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
+import dev.leasehold.launcher.PostgresServer;
 import dev.leasehold.testkit.meters.MeterChecks;
 import dev.leasehold.testkit.meters.MeterReadings;
+import dev.leasehold.testkit.meters.WithoutMicrometer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,14 @@ class JdbcMetersTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("registry");
         assertThatThrownBy(() -> builder.leaseEvents(null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
+    }
+
+    @Test
+    void aClientWithoutARegistryWorksWithNoMicrometerOnTheClassPath() throws Exception {
+        PostgresServer server = SharedDatabase.server();
+        assertThat(WithoutMicrometer.run(NoMicrometerProbe.class,
+                server.jdbcUrl() + "\n" + server.user() + "\n" + server.password()))
+                .startsWith("token ").endsWith("renewed, RELEASED");
     }
 
     @Test

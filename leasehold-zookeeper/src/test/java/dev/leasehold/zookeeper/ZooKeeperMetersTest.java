@@ -5,6 +5,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import dev.leasehold.testkit.meters.MeterChecks;
 import dev.leasehold.testkit.meters.MeterReadings;
+import dev.leasehold.testkit.meters.WithoutMicrometer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -60,6 +61,12 @@ class ZooKeeperMetersTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
         assertThatThrownBy(() -> ZooKeeperLocks.using(null, null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
+    }
+
+    @Test
+    void aClientWithoutARegistryWorksWithNoMicrometerOnTheClassPath() throws Exception {
+        assertThat(WithoutMicrometer.run(NoMicrometerProbe.class, Ensemble.shared().directConnectString()))
+                .startsWith("token ").endsWith("renewed, RELEASED");
     }
 
     @Test
