@@ -51,9 +51,7 @@ public final class LeaseEngine implements AutoCloseable {
         public Settings {
             Args.within("operationTimeout", operationTimeout, Duration.ofMillis(1), Duration.ofMinutes(5));
             Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
-            if (events == null) {
-                throw new IllegalArgumentException("events must not be null; use LeaseEvents.NONE for none");
-            }
+            LeaseEvents.require(events);
         }
 
         /** Settings that report no events. */

@@ -18,6 +18,19 @@ public interface LeaseEvents {
     };
 
     /**
+     * Returns {@code events}: the check of every builder's {@code leaseEvents(...)} and of
+     * {@link LeaseEngine.Settings}, so a null gets the same message everywhere.
+     *
+     * @throws IllegalArgumentException if events is null (the message names {@link #NONE})
+     */
+    static LeaseEvents require(LeaseEvents events) {
+        if (events == null) {
+            throw new IllegalArgumentException("events must not be null; use LeaseEvents.NONE for none");
+        }
+        return events;
+    }
+
+    /**
      * An acquisition ended with a lease, a timeout or an unreachable backend. Acquisitions that
      * were cancelled, interrupted or cut short by a closing client are not reported.
      *

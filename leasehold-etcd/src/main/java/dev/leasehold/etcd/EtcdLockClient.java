@@ -80,14 +80,14 @@ public final class EtcdLockClient implements LockClient {
         this.keyPrefix = keyPrefix;
         this.operationTimeout = settings.operationTimeout();
         this.acquisitions = new Acquisitions(client, settings.operationTimeout());
-        this.mutex = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.EXCLUSIVE,
-                description);
-        this.fair = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.SHARED,
-                description);
-        this.readers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.READ, Admission.SHARED,
-                description);
-        this.writers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, QueueRule.EXCLUSIVE, Admission.EXCLUSIVE,
-                description);
+        this.mutex = new EtcdQueueProtocol(client, acquisitions, keyPrefix, "lock", QueueRule.EXCLUSIVE,
+                Admission.EXCLUSIVE, description);
+        this.fair = new EtcdQueueProtocol(client, acquisitions, keyPrefix, "fair_lock", QueueRule.EXCLUSIVE,
+                Admission.SHARED, description);
+        this.readers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, "read", QueueRule.READ,
+                Admission.SHARED, description);
+        this.writers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, "write", QueueRule.EXCLUSIVE,
+                Admission.EXCLUSIVE, description);
     }
 
     @Override
@@ -159,7 +159,7 @@ public final class EtcdLockClient implements LockClient {
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         Args.permits(permits);
         EtcdQueueProtocol protocol = permitProtocols.computeIfAbsent(permits, n -> new EtcdQueueProtocol(client,
-                acquisitions, keyPrefix, QueueRule.permits(n), Admission.SHARED, description));
+                acquisitions, keyPrefix, "semaphore", QueueRule.permits(n), Admission.SHARED, description));
         DistributedLock permit = engine.lock(name, options, protocol);
         EngineSemaphore semaphore = new EngineSemaphore(permit, permits, () -> available(permit.name(), permits));
         try {

@@ -2,12 +2,15 @@ package dev.leasehold.etcd;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.engine.LeaseEvents;
+import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import dev.leasehold.spi.Args;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.options.GetOption;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -80,6 +83,7 @@ public final class EtcdLocks {
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
         private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
+        private LeaseEvents events = LeaseEvents.NONE;
 
         private Builder() {
         }
@@ -183,6 +187,31 @@ public final class EtcdLocks {
         }
 
         /**
+         * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
+         * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
+         * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
+         * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
+         * meters and needs no Micrometer on the class path.
+         *
+         * @throws IllegalArgumentException if registry is null
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.events = MicrometerLeaseEvents.of(registry);
+            return this;
+        }
+
+        /**
+         * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
+         * Replaces a {@link #meterRegistry} given before, and the other way round.
+         *
+         * @throws IllegalArgumentException if events is null
+         */
+        public Builder leaseEvents(LeaseEvents events) {
+            this.events = LeaseEvents.require(events);
+            return this;
+        }
+
+        /**
          * Connects and checks that the cluster answers a read under the key prefix with these
          * credentials.
          *
@@ -207,7 +236,7 @@ public final class EtcdLocks {
             try {
                 check(client, description);
                 return new EtcdLockClient(client, owns, description, keyPrefix,
-                        new LeaseEngine.Settings(operationTimeout, maxRecheck));
+                        new LeaseEngine.Settings(operationTimeout, maxRecheck).withEvents(events));
             } catch (RuntimeException e) {
                 if (owns) {
                     client.close();

@@ -60,19 +60,22 @@ final class EtcdQueueProtocol implements LockProtocol {
     private final Client client;
     private final Acquisitions acquisitions;
     private final String keyPrefix;
+    private final String kind;
     private final QueueRule rule;
     private final Admission admission;
     private final String description;
 
     /**
+     * @param kind      the lock kind's meter tag ({@link LockProtocol#kind()})
      * @param rule      the kind's rule over the queue
      * @param admission how one client's own acquisitions of a name reach etcd
      */
-    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, QueueRule rule, Admission admission,
-                      String description) {
+    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, String kind, QueueRule rule,
+                      Admission admission, String description) {
         this.client = client;
         this.acquisitions = acquisitions;
         this.keyPrefix = keyPrefix;
+        this.kind = kind;
         this.rule = rule;
         this.admission = admission;
         this.description = description;
@@ -81,6 +84,11 @@ final class EtcdQueueProtocol implements LockProtocol {
     @Override
     public String describe() {
         return description;
+    }
+
+    @Override
+    public String kind() {
+        return kind;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.launcher.TestSecrets;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.auth.Permission;
@@ -34,6 +35,8 @@ class EtcdAuthTest {
     @BeforeAll
     static void startClusterWithAuth() throws Exception {
         cluster = EtcdCluster.start(1);
+        TestSecrets.record(PASSWORD);
+        TestSecrets.record("root-" + PASSWORD);
         try (Client admin = Client.builder().endpoints(cluster.endpoints()).build()) {
             var auth = admin.getAuthClient();
             auth.roleAdd(bytes("root")).get(5, TimeUnit.SECONDS);

@@ -11,14 +11,19 @@ import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.testkit.fault.FaultProxy;
+import dev.leasehold.testkit.meters.MeterChecks;
+import dev.leasehold.testkit.meters.MeterReadings;
+import dev.leasehold.testkit.meters.WithoutMicrometer;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.LeaseOption;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -299,6 +304,64 @@ class EtcdLockTest {
                 throw new AssertionError("condition not met within 10 s");
             }
             Thread.sleep(5);
+        }
+    }
+
+    /** The meters, through {@code EtcdLocks.builder().meterRegistry(registry)}, on this class's cluster. */
+    @Nested
+    class Meters {
+
+        private static final Duration WAIT = Duration.ofSeconds(5);
+        private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        private final MeterReadings meters = new MeterReadings(registry);
+
+        private EtcdLockClient metered() {
+            return track(EtcdLocks.builder().endpoints(cluster.endpoints()).meterRegistry(registry).connect());
+        }
+
+        @Test
+        void theBuilderRefusesANullRegistryOrEvents() {
+            assertThatThrownBy(() -> EtcdLocks.builder().meterRegistry(null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("registry");
+            assertThatThrownBy(() -> EtcdLocks.builder().leaseEvents(null))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
+        }
+
+        @Test
+        void aClientWithoutARegistryWorksWithNoMicrometerOnTheClassPath() throws Exception {
+            assertThat(WithoutMicrometer.run(NoMicrometerProbe.class, cluster.endpoints()))
+                    .startsWith("token ").endsWith("renewed, RELEASED");
+        }
+
+        @Test
+        void anAcquireAndReleaseMoveTheWaitTheHeldTimerAndTheActiveGauge() {
+            MeterChecks.acquireAndReleaseMoveTheMeters(metered(), "meters:held", meters);
+        }
+
+        @Test
+        void aTimeoutIsCountedAsSuch() {
+            MeterChecks.aTimeoutIsCounted(metered(), metered(), "meters:busy", meters);
+        }
+
+        @Test
+        void eachKindReportsItsOwnTag() {
+            MeterChecks.eachKindReportsItsTag(metered(), "meters:", List.of("fair_lock", "read", "write", "semaphore"),
+                    meters);
+        }
+
+        /**
+         * etcd pushes no loss: the engine's renewal is the lease's keep-alive, and a keep-alive that
+         * finds the etcd lease gone is a refused renewal.
+         */
+        @Test
+        void aLeaseRevokedOnTheServerIsCountedLostWhenItsKeepAliveFindsItGone() throws Exception {
+            Lease lease = metered().lock("meters:revoked", LockOptions.watchdog(Duration.ofSeconds(3))).acquire(WAIT);
+            long etcdLease = queue("meters:revoked").get(0).getLease();
+            admin.getLeaseClient().revoke(etcdLease).get(5, TimeUnit.SECONDS);
+            lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+            assertThat(meters.lost("refused")).isEqualTo(1);
+            assertThat(meters.lost("backend")).isZero();
+            assertThat(meters.active()).isZero();
         }
     }
 }

@@ -56,6 +56,11 @@ final class JdbcLockProtocol implements LockProtocol {
     }
 
     @Override
+    public String kind() {
+        return kind.tag;
+    }
+
+    @Override
     public Admission admission() {
         return kind == LeaseKind.READ ? Admission.SHARED : Admission.EXCLUSIVE;
     }

@@ -2,7 +2,10 @@ package dev.leasehold.jdbc;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.engine.LeaseEvents;
+import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import dev.leasehold.spi.Args;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -86,6 +89,7 @@ public final class JdbcLocks {
         private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
         private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
         private int threads = 8;
+        private LeaseEvents events = LeaseEvents.NONE;
 
         private Builder(DataSource dataSource) {
             this.dataSource = dataSource;
@@ -136,6 +140,31 @@ public final class JdbcLocks {
         }
 
         /**
+         * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
+         * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
+         * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
+         * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
+         * meters and needs no Micrometer on the class path.
+         *
+         * @throws IllegalArgumentException if registry is null
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.events = MicrometerLeaseEvents.of(registry);
+            return this;
+        }
+
+        /**
+         * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
+         * Replaces a {@link #meterRegistry} given before, and the other way round.
+         *
+         * @throws IllegalArgumentException if events is null
+         */
+        public Builder leaseEvents(LeaseEvents events) {
+            this.events = LeaseEvents.require(events);
+            return this;
+        }
+
+        /**
          * Connects, creates the table if missing, opens the {@code LISTEN} connection, and returns the client.
          *
          * @throws LockUnavailableException if the database cannot be reached, rejects the
@@ -159,7 +188,8 @@ public final class JdbcLocks {
             }
             ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads());
             Duration registration = maxRecheck.multipliedBy(3).plus(operationTimeout);
-            LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(operationTimeout, maxRecheck), database);
+            LeaseEngine engine = new LeaseEngine(
+                    new LeaseEngine.Settings(operationTimeout, maxRecheck).withEvents(events), database);
             return new JdbcLockClient(engine, new JdbcLockProtocol.Backend(dataSource, leases, listener, executor,
                     database, registration));
         }

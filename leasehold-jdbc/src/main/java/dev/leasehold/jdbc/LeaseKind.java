@@ -7,20 +7,23 @@ package dev.leasehold.jdbc;
 enum LeaseKind {
 
     /** The mutex: one holder, kept out by any live holder (exclusive or reader). */
-    MUTEX("x", "the acquire"),
+    MUTEX("x", "lock", "the acquire"),
     /** The write lock: the mutex's row, and a waiting writer registers so new readers yield. */
-    WRITE("x", "the write acquire"),
+    WRITE("x", "write", "the write acquire"),
     /** The read lock: many holders, kept out by an exclusive holder or a registered waiting writer. */
-    READ("r", "the read acquire");
+    READ("r", "read", "the read acquire");
 
     /** A waiting writer's registration: keeps readers out, holds nothing. */
     static final String WAITING_WRITER = "w";
 
     final String code;
+    /** The lock kind's meter tag ({@link dev.leasehold.spi.LockProtocol#kind()}). */
+    final String tag;
     final String operation;
 
-    LeaseKind(String code, String operation) {
+    LeaseKind(String code, String tag, String operation) {
         this.code = code;
+        this.tag = tag;
         this.operation = operation;
     }
 

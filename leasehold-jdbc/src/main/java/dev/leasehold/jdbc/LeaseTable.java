@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The SQL of the PostgreSQL lock backend over one lease table: every statement, and the one place
@@ -165,31 +167,46 @@ final class LeaseTable {
 
     /**
      * Extends each live lease of the batch to its ttl from now, never shortening it, in one
-     * transaction sent as one JDBC batch.
+     * statement over arrays of the batch's names, holders and ttls (a lease named twice gets the
+     * longer ttl). One statement, not a JDBC batch: the driver's error for a failed batch entry
+     * quotes the entry's parameters, holder ids included, and pools log such errors.
      *
      * @return per renewal, whether the lease was still the holder's and live
      */
     boolean[] renew(Connection connection, List<Renewal> renewals) throws SQLException {
+        String[] names = new String[renewals.size()];
+        String[] holders = new String[renewals.size()];
+        Long[] ttls = new Long[renewals.size()];
+        for (int i = 0; i < renewals.size(); i++) {
+            names[i] = renewals.get(i).name();
+            holders[i] = renewals.get(i).holder();
+            ttls[i] = renewals.get(i).ttl().toMillis();
+        }
+        Set<List<String>> renewedLeases = new HashSet<>();
         connection.setAutoCommit(false);
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
-                + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
-                + "WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp()")) {
-            for (Renewal renewal : renewals) {
-                update.setLong(1, renewal.ttl().toMillis());
-                update.setString(2, renewal.name());
-                update.setString(3, renewal.holder());
-                update.addBatch();
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql + " AS l"
+                + " SET expires_at = greatest(l.expires_at, clock_timestamp() + r.ttl * interval '1 millisecond')"
+                + " FROM (SELECT name, holder, max(ttl) AS ttl FROM unnest(?::text[], ?::text[], ?::bigint[])"
+                + " AS u(name, holder, ttl) GROUP BY name, holder) AS r"
+                + " WHERE l.name = r.name AND l.holder = r.holder AND l.kind <> 'w' AND l.expires_at > clock_timestamp()"
+                + " RETURNING l.name, l.holder")) {
+            update.setArray(1, connection.createArrayOf("text", names));
+            update.setArray(2, connection.createArrayOf("text", holders));
+            update.setArray(3, connection.createArrayOf("bigint", ttls));
+            try (ResultSet rows = update.executeQuery()) {
+                while (rows.next()) {
+                    renewedLeases.add(List.of(rows.getString(1), rows.getString(2)));
+                }
             }
-            int[] counts = update.executeBatch();
             connection.commit();
-            boolean[] renewed = new boolean[counts.length];
-            for (int i = 0; i < counts.length; i++) {
-                renewed[i] = counts[i] == 1;
-            }
-            return renewed;
         } finally {
             endTransaction(connection);
         }
+        boolean[] renewed = new boolean[renewals.size()];
+        for (int i = 0; i < renewals.size(); i++) {
+            renewed[i] = renewedLeases.contains(List.of(names[i], holders[i]));
+        }
+        return renewed;
     }
 
     /**

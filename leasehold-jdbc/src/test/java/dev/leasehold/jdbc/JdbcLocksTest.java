@@ -8,6 +8,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.launcher.PostgresServer;
+import dev.leasehold.launcher.TestSecrets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -109,6 +110,7 @@ class JdbcLocksTest {
         PGSimpleDataSource nowhere = new PGSimpleDataSource();
         nowhere.setURL("jdbc:postgresql://127.0.0.1:" + FreePorts.find() + "/postgres");
         nowhere.setUser("leasehold");
+        TestSecrets.record("secret-password");
         nowhere.setPassword("secret-password");
         assertThatThrownBy(() -> JdbcLocks.create(nowhere))
                 .isInstanceOfSatisfying(LockUnavailableException.class,

@@ -87,6 +87,7 @@ public final class PostgresServer implements AutoCloseable {
         ShutdownReaper.register(dir);
         try {
             String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+            TestSecrets.record(password);
             initdb(bin, dir, password);
             for (int attempt = 1; ; attempt++) {
                 PostgresServer server = new PostgresServer(bin, dir, password, FreePorts.find());

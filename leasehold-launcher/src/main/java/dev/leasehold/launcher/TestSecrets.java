@@ -21,8 +21,12 @@ public final class TestSecrets {
     private TestSecrets() {
     }
 
-    /** Appends {@code secret} to the secrets file, if the build asked for one. */
-    static void record(String secret) {
+    /**
+     * Appends {@code secret} to the secrets file, if the build asked for one. The launchers record
+     * the passwords they start servers with; a test records a password it sets on a server itself
+     * (e.g. through the server's own API).
+     */
+    public static void record(String secret) {
         String file = System.getProperty(PROPERTY);
         if (file == null || file.isEmpty()) {
             return;

@@ -99,10 +99,7 @@ public abstract class RedisClientBuilder<B extends RedisClientBuilder<B>> {
      * @throws IllegalArgumentException if events is null
      */
     public B leaseEvents(LeaseEvents events) {
-        if (events == null) {
-            throw new IllegalArgumentException("events must not be null; use LeaseEvents.NONE for none");
-        }
-        this.events = events;
+        this.events = LeaseEvents.require(events);
         return self();
     }
 

@@ -89,14 +89,14 @@ public final class ZooKeeperLockClient implements LockClient {
         this.session = new SessionWatch(curator, timers, sessionTimeout);
         this.expiry = new NodeExpiry(timers);
         curator.getConnectionStateListenable().addListener(session);
-        this.mutex = protocol(new QueueRule.Exclusive(Admission.EXCLUSIVE));
-        this.fair = protocol(new QueueRule.Exclusive(Admission.SHARED));
-        this.reader = protocol(new QueueRule.Read());
-        this.writer = protocol(new QueueRule.Exclusive(Admission.EXCLUSIVE));
+        this.mutex = protocol("lock", new QueueRule.Exclusive(Admission.EXCLUSIVE));
+        this.fair = protocol("fair_lock", new QueueRule.Exclusive(Admission.SHARED));
+        this.reader = protocol("read", new QueueRule.Read());
+        this.writer = protocol("write", new QueueRule.Exclusive(Admission.EXCLUSIVE));
     }
 
-    private ZooKeeperProtocol protocol(QueueRule rule) {
-        return new ZooKeeperProtocol(curator, ensemble, rule, session, expiry);
+    private ZooKeeperProtocol protocol(String kind, QueueRule rule) {
+        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry);
     }
 
     @Override
@@ -151,7 +151,7 @@ public final class ZooKeeperLockClient implements LockClient {
         Args.lockName(name);
         Args.permits(permits);
         // One protocol per number of permits: the engine's local queues and Java views are per protocol.
-        ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol(new QueueRule.Permit(count)));
+        ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol("semaphore", new QueueRule.Permit(count)));
         return new EngineSemaphore(engine.lock(name, options, permit), permits, () -> available(name, permits));
     }
 

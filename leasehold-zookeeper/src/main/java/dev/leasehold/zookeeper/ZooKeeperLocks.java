@@ -3,10 +3,13 @@ package dev.leasehold.zookeeper;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.engine.LeaseEvents;
+import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import dev.leasehold.spi.Args;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
 import java.time.Duration;
@@ -53,6 +56,17 @@ public final class ZooKeeperLocks {
      * @throws IllegalArgumentException if curator is null or not started
      */
     public static ZooKeeperLockClient using(CuratorFramework curator) {
+        return using(curator, LeaseEvents.NONE);
+    }
+
+    /**
+     * {@link #using(CuratorFramework)}, reporting the engine's events to {@code events}: for meters,
+     * {@code MicrometerLeaseEvents.of(registry)} (see {@link Builder#meterRegistry}).
+     *
+     * @throws IllegalArgumentException if curator is null or not started, or events is null
+     */
+    public static ZooKeeperLockClient using(CuratorFramework curator, LeaseEvents events) {
+        LeaseEvents.require(events);
         if (curator == null) {
             throw new IllegalArgumentException("curator must not be null");
         }
@@ -65,7 +79,7 @@ public final class ZooKeeperLocks {
         LockPaths.ensureRoot(curator, ensemble, LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT);
         return new ZooKeeperLockClient(curator, false, ensemble,
                 negotiated > 0 ? Duration.ofMillis(negotiated) : DEFAULT_SESSION_TIMEOUT,
-                LeaseEngine.Settings.defaults());
+                LeaseEngine.Settings.defaults().withEvents(events));
     }
 
     public static Builder builder() {
@@ -81,6 +95,7 @@ public final class ZooKeeperLocks {
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
         private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
+        private LeaseEvents events = LeaseEvents.NONE;
 
         private Builder() {
         }
@@ -144,6 +159,31 @@ public final class ZooKeeperLocks {
         }
 
         /**
+         * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
+         * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
+         * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
+         * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
+         * meters and needs no Micrometer on the class path.
+         *
+         * @throws IllegalArgumentException if registry is null
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.events = MicrometerLeaseEvents.of(registry);
+            return this;
+        }
+
+        /**
+         * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
+         * Replaces a {@link #meterRegistry} given before, and the other way round.
+         *
+         * @throws IllegalArgumentException if events is null
+         */
+        public Builder leaseEvents(LeaseEvents events) {
+            this.events = LeaseEvents.require(events);
+            return this;
+        }
+
+        /**
          * Connects, waiting up to the connect timeout for a first session, and checks that the
          * chroot exists. On failure nothing is left running.
          *
@@ -155,7 +195,7 @@ public final class ZooKeeperLocks {
             if (connectString == null) {
                 throw new IllegalArgumentException("connectString is required; give host:port[,host:port...]");
             }
-            LeaseEngine.Settings settings = new LeaseEngine.Settings(operationTimeout, maxRecheck);
+            LeaseEngine.Settings settings = new LeaseEngine.Settings(operationTimeout, maxRecheck).withEvents(events);
             int slash = connectString.indexOf('/');
             if (slash >= 0 && !chroot.isEmpty()) {
                 throw new IllegalArgumentException("the connect string already has a chroot ("

@@ -51,6 +51,7 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     private final CuratorFramework curator;
     private final String ensemble;
+    private final String kind;
     private final QueueRule rule;
     private final SessionWatch session;
     private final NodeExpiry expiry;
@@ -59,10 +60,12 @@ final class ZooKeeperProtocol implements LockProtocol {
     /** Acquisitions given up (holder id to when), so a late answer neither keeps nor makes a node. */
     private final AbandonedHolders abandoned = new AbandonedHolders();
 
-    ZooKeeperProtocol(CuratorFramework curator, String ensemble, QueueRule rule, SessionWatch session,
+    /** @param kind the lock kind's meter tag ({@link LockProtocol#kind()}) */
+    ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, QueueRule rule, SessionWatch session,
                       NodeExpiry expiry) {
         this.curator = curator;
         this.ensemble = ensemble;
+        this.kind = kind;
         this.rule = rule;
         this.session = session;
         this.expiry = expiry;
@@ -71,6 +74,11 @@ final class ZooKeeperProtocol implements LockProtocol {
     @Override
     public String describe() {
         return ensemble;
+    }
+
+    @Override
+    public String kind() {
+        return kind;
     }
 
     @Override
