@@ -21,7 +21,7 @@ import java.util.Optional;
  * answers one line on stdout:
  * <ul>
  *   <li>{@code clock}: {@code clock <System.currentTimeMillis()>}, the clock this JVM sees;</li>
- *   <li>{@code hold NAME TTL_MS}: takes a fixed lease (no renewal, never released) and answers
+ *   <li>{@code hold NAME TTL_MS}: takes a fixed lease (no renewal, no release: it expires) and answers
  *       {@code held <token>};</li>
  *   <li>{@code try NAME WAIT_MS}: {@code acquired <token>} (then releases it) or {@code busy};</li>
  *   <li>{@code count NAME N}: N times, under the lock, reads the counter of {@value #COUNTER_TABLE},
