@@ -151,7 +151,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("lock by the master alone, and the master dies before replicating it. The store checks tokens.");
             out.println();
             BalanceStore store = new GuardedBalanceStore(DemoStory.LOCK, DemoStory.OPENING);
-            FailoverStory.Outcome outcome = new FailoverStory(group, this::connect).tell(store, new Timeline(out));
+            FailoverStory.Outcome outcome = new FailoverStory(group, this::connect).tell(store, out);
             out.println();
             out.printf("%s story=failover failover_ms=%d double_grant=%b a_token=%d b_token=%d a_write=%s final=%d%n",
                     RESULT, outcome.failoverMillis(), outcome.doubleGrant(), outcome.aToken(), outcome.bToken(),

@@ -6,6 +6,7 @@ import dev.leasehold.launcher.RedisSentinelGroup;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
 
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -43,15 +44,17 @@ final class FailoverStory {
     }
 
     /**
-     * Tells the story once on {@code store}.
+     * Tells the story once on {@code store}, as a {@link Timeline} printed to {@code out}.
      *
      * @throws CliException with {@link ExitCodes#UNAVAILABLE} if the servers did not play their part:
      *                      no promotion within the Sentinels' limit, or the promoted replica had A's lock
      */
-    Outcome tell(BalanceStore store, Timeline timeline) {
+    Outcome tell(BalanceStore store, PrintWriter out) {
         RedisServer master = group.master();
         RedisServer replica = group.replicas().get(0);
         try (RedisLockClient clientA = connect.apply(group.uri())) {
+            // Started once A is connected, so the first row is not the client's start-up.
+            Timeline timeline = new Timeline(out);
             replica.pause();
             // A frozen replica still has the stream in its socket buffer: cut the link as well.
             master.command("CLIENT", "KILL", "TYPE", "replica");
