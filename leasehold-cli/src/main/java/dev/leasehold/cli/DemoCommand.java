@@ -1,19 +1,28 @@
 package dev.leasehold.cli;
 
+import dev.leasehold.launcher.RedisSentinelGroup;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.launcher.RedisServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /**
  * {@code leasehold demo}: shows on a real Redis why a lock needs a fencing token. Without
  * {@code --redis} it starts a redis-server of its own (from the PATH, or the one shipped in the
  * jar) and stops it at the end, so it runs on a machine with nothing but a JDK.
+ *
+ * <p>With {@code --failover} it tells another story instead, on a master, a replica and three
+ * Sentinels it starts (and stops at the end, on Ctrl-C too): a lock lost in a failover, granted
+ * twice, and the stale write the fencing token refuses ({@link FailoverStory}). It exits
+ * {@link ExitCodes#OK} when the guard refused the stale write, {@link ExitCodes#UNAVAILABLE} when
+ * the servers could not be started or did not fail over as the story needs.
  *
  * <p>Besides the timeline, each run prints one line starting with {@value #RESULT} and made of
  * {@code key=value} pairs, for scripts and tests.
@@ -21,7 +30,8 @@ import java.util.concurrent.Callable;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Tells the story of a lock holder that pauses past its lease, twice: against a store that "
                 + "ignores fencing tokens (an update is lost) and against one that checks them (the stale "
-                + "write is refused). Takes a few seconds.")
+                + "write is refused). Takes a few seconds. With --failover: a lock lost when a Redis master dies "
+                + "before replicating it, granted twice, and the stale write the fencing token refuses.")
 final class DemoCommand implements Callable<Integer> {
 
     /** Start of the machine-readable line each run prints. */
@@ -35,11 +45,23 @@ final class DemoCommand implements Callable<Integer> {
                     + "auxiliary keys there.")
     private String uri;
 
+    @Option(names = "--failover",
+            description = "Tell the failover story instead, on a master, a replica and three Sentinels the demo "
+                    + "starts, kills and stops; cannot be combined with --redis. Takes about ten seconds.")
+    private boolean failover;
+
     @Override
     public Integer call() {
         // The timeline narrates A's lost lease; the library's own warning about it would cut the table.
         System.setProperty("org.slf4j.simpleLogger.log.dev.leasehold", "error");
         PrintWriter out = spec.commandLine().getOut();
+        if (failover) {
+            if (uri != null) {
+                throw new ParameterException(spec.commandLine(), "--failover starts, and kills, servers of its own;"
+                        + " it cannot use --redis");
+            }
+            return tellFailover(out);
+        }
         if (uri != null) {
             tell(out, uri, null);
             return ExitCodes.OK;
@@ -102,6 +124,54 @@ final class DemoCommand implements Callable<Integer> {
                 outcome.aRetryToken().isPresent() ? " a_retry_token=" + outcome.aRetryToken().getAsLong() : "");
         out.flush();
         return outcome;
+    }
+
+    private int tellFailover(PrintWriter out) {
+        // Lettuce warns of every reconnect to the killed master; the timeline tells the failover.
+        System.setProperty("org.slf4j.simpleLogger.log.io.lettuce", "off");
+        RedisSentinelGroup group;
+        try {
+            group = RedisSentinelGroup.start(1, null);
+        } catch (RuntimeException e) {
+            throw new CliException(ExitCodes.UNAVAILABLE, "cannot start the demo's master, replica and Sentinels: "
+                    + e.getMessage(), e);
+        }
+        try (group) {
+            RedisServer master = group.master();
+            RedisServer replica = group.replicas().get(0);
+            out.println("Leasehold demo: a Redis failover loses a lock. What happens to the data?");
+            out.printf("Started for this demo, stopped at the end: master port %d (pid %d), replica port %d (pid %d),%n",
+                    master.port(), master.pid(), replica.port(), replica.pid());
+            out.println("Sentinels " + group.sentinels().stream().map(s -> "port " + s.port() + " (pid " + s.pid() + ")")
+                    .collect(Collectors.joining(", ")) + ".");
+            out.println();
+            out.printf("The balance of %s is %d. Client A adds %d and client B adds %d, each by a read-modify-write%n",
+                    DemoStory.LOCK, DemoStory.OPENING, DemoStory.A_ADDS, DemoStory.B_ADDS);
+            out.println("under the lock, through the Sentinels. Replication to the replica stalls, A is granted the");
+            out.println("lock by the master alone, and the master dies before replicating it. The store checks tokens.");
+            out.println();
+            BalanceStore store = new GuardedBalanceStore(DemoStory.LOCK, DemoStory.OPENING);
+            FailoverStory.Outcome outcome = new FailoverStory(group, this::connect).tell(store, out);
+            out.println();
+            out.printf("%s story=failover failover_ms=%d double_grant=%b a_token=%d b_token=%d a_write=%s final=%d%n",
+                    RESULT, outcome.failoverMillis(), outcome.doubleGrant(), outcome.aToken(), outcome.bToken(),
+                    outcome.aWriteStored() ? "stored" : "refused", outcome.finalBalance());
+            out.flush();
+            if (outcome.aWriteStored()) {
+                throw new CliException(ExitCodes.INTERNAL, "A's late write was stored: B's token " + outcome.bToken()
+                        + " is not higher than A's " + outcome.aToken() + ", which only a promoted master whose clock"
+                        + " runs behind the old one's should allow (README, \"Redis deployments\")");
+            }
+            out.println();
+            out.println("What to take from it: Redis replicates asynchronously, so a failover can lose a lock that only");
+            out.println("the dead master knew of, and the Sentinels' new master granted it again: for a while two");
+            out.println("clients held it, and A's own check said its lease was valid. No lock service on async");
+            out.println("replication can stop that. The fencing token kept the data right: B's token, drawn from the");
+            out.println("new master's clock, was higher, so the store refused A's stale write. withReplicaAck narrows");
+            out.println("the window (the acquire waits for a replica); the token check is what closes it.");
+            out.flush();
+        }
+        return ExitCodes.OK;
     }
 
     private RedisLockClient connect(String redisUri) {

@@ -12,7 +12,10 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** The command line is wrong: unknown option, bad duration, missing command ({@code EX_USAGE}). */
     public static final int USAGE = 64;
-    /** The lock backend could not be reached or refused the credentials ({@code EX_UNAVAILABLE}). */
+    /**
+     * The lock backend could not be reached or refused the credentials ({@code EX_UNAVAILABLE});
+     * for {@code demo --failover}: its servers did not start or did not fail over as the story needs.
+     */
     public static final int UNAVAILABLE = 69;
     /** An unexpected internal error; a bug worth reporting ({@code EX_SOFTWARE}). */
     public static final int INTERNAL = 70;

@@ -22,7 +22,9 @@ final class RedisOption {
 
     @Option(names = "--redis", paramLabel = "URI",
             defaultValue = "${env:" + ENV_VAR + ":-" + DEFAULT_URI + "}", showDefaultValue = Visibility.NEVER,
-            description = "Redis server: redis://[user:password@]host[:port][/db], rediss:// for TLS. "
+            description = "Redis server: redis://[user:password@]host[:port][/db], rediss:// for TLS; a master "
+                    + "behind Sentinels: redis-sentinel://[password@]host:port[,host:port...]#master "
+                    + "(rediss-sentinel:// for TLS). "
                     + "Default: $" + ENV_VAR + ", else " + DEFAULT_URI + ".")
     private String uri;
 

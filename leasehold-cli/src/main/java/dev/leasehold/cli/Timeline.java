@@ -26,6 +26,11 @@ final class Timeline {
         print(who, what, Long.toString(token), result);
     }
 
+    /** A row that involves no token but has a result, such as something done to a server. */
+    synchronized void row(String who, String what, String result) {
+        print(who, what, "", result);
+    }
+
     /** A row that involves no token, such as the start of a pause. */
     synchronized void row(String who, String what) {
         print(who, what, "", "");
