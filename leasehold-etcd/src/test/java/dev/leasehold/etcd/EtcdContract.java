@@ -42,4 +42,10 @@ abstract class EtcdContract extends LockClientContract {
         cluster.pauseAll();
         return cluster::resumeAll;
     }
+
+    /** Every handoff is a consensus write (tens of ms): 500 acquisitions keep the test well inside its limit. */
+    @Override
+    protected int mutualExclusionAcquisitions() {
+        return 500;
+    }
 }

@@ -18,4 +18,10 @@ abstract class ZooKeeperContract extends LockClientContract {
     protected AutoCloseable pauseBackend() {
         return Ensemble.shared().partitionClients();
     }
+
+    /** Every handoff is a consensus write (tens of ms): 500 acquisitions keep the test well inside its limit. */
+    @Override
+    protected int mutualExclusionAcquisitions() {
+        return 500;
+    }
 }
