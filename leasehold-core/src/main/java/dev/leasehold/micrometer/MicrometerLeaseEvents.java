@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -50,7 +51,8 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     private static final Map<MeterRegistry, MicrometerLeaseEvents> BY_REGISTRY =
             Collections.synchronizedMap(new WeakHashMap<>());
 
-    private final MeterRegistry registry;
+    /** Weak: the map above holds this instance, and must not keep its key alive through it. */
+    private final WeakReference<MeterRegistry> registry;
     private final Map<String, Timer> acquireWait = new ConcurrentHashMap<>();
     private final Timer held;
     private final Counter renewalFailures;
@@ -59,7 +61,7 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     private final AtomicLong active = new AtomicLong();
 
     private MicrometerLeaseEvents(MeterRegistry registry) {
-        this.registry = registry;
+        this.registry = new WeakReference<>(registry);
         this.held = Timer.builder(LEASE_HELD)
                 .description("How long leases were held, from grant to release or loss")
                 .register(registry);
@@ -97,11 +99,15 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     @Override
     public void acquireEnded(String kind, AcquireOutcome outcome, long waitNanos) {
         String tagKind = Objects.requireNonNullElse(kind, "lock");
+        MeterRegistry meters = registry.get();
+        if (meters == null) {
+            return; // the application dropped its registry: nobody can read this meter any more
+        }
         acquireWait.computeIfAbsent(tagKind + '\n' + outcome.tag(), key -> Timer.builder(ACQUIRE_WAIT)
                         .description("How long acquisitions waited, by lock kind and outcome")
                         .tag("kind", tagKind)
                         .tag("outcome", outcome.tag())
-                        .register(registry))
+                        .register(meters))
                 .record(waitNanos, TimeUnit.NANOSECONDS);
     }
 

@@ -143,6 +143,8 @@ class LeaseEngineMetersTest {
         Lease capped = lock("capped", LockOptions.watchdog(Duration.ofSeconds(1)).withMaxHold(Duration.ofSeconds(1)))
                 .acquire(Duration.ofSeconds(1));
         eventually(() -> !capped.isValid(), "maxHold ended the renewals");
+        // The loss is counted by the thread that ends the lease, which may run just after isValid() turned false.
+        eventually(() -> lost().get("max_hold") == 1.0, "the maxHold loss counted");
         assertThat(lost()).containsEntry("max_hold", 1.0);
 
         Lease kept = lock("kept", LockOptions.watchdog(LONG_TTL)).acquire(Duration.ofSeconds(1));
