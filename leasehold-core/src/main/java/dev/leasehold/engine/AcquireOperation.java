@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -72,6 +73,8 @@ final class AcquireOperation {
     private volatile long lastSentNanos;
     private volatile boolean unavailabilityReported;
     private final AtomicBoolean cleanupStarted = new AtomicBoolean();
+    /** Set when the clean-up begins: an attempt it cancels then fails with no reason of its own. */
+    private volatile boolean ending;
     private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
@@ -225,7 +228,11 @@ final class AcquireOperation {
                     inFlight.compareAndSet(call, null);
                     if (error != null) {
                         cancel(wake);
-                        fail(Futures.translate(error, protocol.describe(), "the acquire of '" + lock.name() + "'"));
+                        // Cancelled by this operation's own clean-up: it already ends with its own
+                        // reason (closed, timed out, abandoned), which this must not replace.
+                        if (!(ending && Futures.unwrap(error) instanceof CancellationException)) {
+                            fail(Futures.translate(error, protocol.describe(), "the acquire of '" + lock.name() + "'"));
+                        }
                     } else if (outcome instanceof Attempt.Acquired acquired) {
                         cancel(wake);
                         onAcquired(acquired.token(), sentAt, acquired.lossSignal());
@@ -358,6 +365,7 @@ final class AcquireOperation {
     }
 
     private void cleanup() {
+        ending = true;
         cancelQueuedTimeout();
         cancel(pendingWait.getAndSet(null));
         // A Redlock round may be between retries: it must not start another once the engine gave up.

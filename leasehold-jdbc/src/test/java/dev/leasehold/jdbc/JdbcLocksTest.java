@@ -61,6 +61,25 @@ class JdbcLocksTest {
     }
 
     @Test
+    void closingTheClientEndsAWaitingWriterAsClosedAndLeavesNoRow() throws Exception {
+        try (JdbcLockClient holder = JdbcLocks.create(SharedDatabase.pool())) {
+            Lease reader = holder.readWriteLock("rw:close").readLock().acquire(Duration.ofSeconds(5));
+            JdbcLockClient closing = JdbcLocks.create(SharedDatabase.pool());
+            CompletableFuture<Lease> writer = closing.readWriteLock("rw:close").writeLock().acquireAsync(Duration.ofSeconds(20));
+            Thread.sleep(300); // the writer's first attempt is blocked and registers
+            assertThat(writer).isNotDone();
+            closing.close();
+            // The reason is the close, not the database: the attempt the close cancelled must not speak for it.
+            assertThatThrownBy(() -> writer.get(5, TimeUnit.SECONDS)).cause()
+                    .isNotInstanceOf(LockUnavailableException.class).hasMessageContaining("closed while this acquire waited");
+            reader.release();
+            try (Lease next = holder.readWriteLock("rw:close").writeLock().acquire(Duration.ZERO)) {
+                assertThat(next.token()).as("no waiting-writer row left behind").isGreaterThan(reader.token());
+            }
+        }
+    }
+
+        @Test
     void killedPooledConnectionsCostNoLeaseAndWaitersAreStillWoken() throws Exception {
         PostgresServer server = SharedDatabase.server();
         try (HikariDataSource pool = SharedDatabase.pool(server, 4, KILLED_POOL);
