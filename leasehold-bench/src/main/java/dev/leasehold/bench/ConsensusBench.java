@@ -5,18 +5,19 @@ import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.zookeeper.ZooKeeperLocks;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +36,9 @@ import java.util.function.Supplier;
  * </pre>
  */
 public final class ConsensusBench {
+
+    /** The lease every Leasehold lock is taken with (watchdog-renewed), the same as jetcd's lease TTL. */
+    private static final Duration TTL = Duration.ofSeconds(10);
 
     /** How long each cell runs. */
     record Settings(int rounds, Duration warmUp, Duration measure, int handoffs, Duration hold) {
@@ -77,16 +81,9 @@ public final class ConsensusBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.full();
-        Path out = Path.of("leasehold-bench", "CONSENSUS.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--smoke" -> settings = Settings.smoke();
-                case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: ConsensusBench [--smoke] [--out FILE]");
-            }
-        }
+        BenchArgs parsed = BenchArgs.parse(args, "ConsensusBench", Path.of("leasehold-bench", "CONSENSUS.md"));
+        Settings settings = parsed.smoke() ? Settings.smoke() : Settings.full();
+        Path out = parsed.out();
         Instant started = Instant.now();
         List<Table> tables = run(settings);
         String report = markdown(tables, settings, Duration.between(started, Instant.now()));
@@ -111,8 +108,6 @@ public final class ConsensusBench {
         }
         return tables;
     }
-
-    private static final Duration TTL = Duration.ofSeconds(10);
 
     private static Table measure(String store, Settings settings, List<Peer> peers) throws Exception {
         Map<Workload, Map<String, List<Cell>>> rounds = new LinkedHashMap<>();
@@ -181,7 +176,7 @@ public final class ConsensusBench {
      * One thread per adapter, each acquiring and releasing its name for {@code length}; latency is of
      * a whole acquire+release. Every name's plain counter must equal its acquisitions.
      */
-    private static Cell loop(List<LockAdapter> adapters, java.util.function.IntFunction<String> names,
+    private static Cell loop(List<LockAdapter> adapters, IntFunction<String> names,
                              Duration length) throws Exception {
         int threads = adapters.size();
         Map<String, CriticalSection> sections = new LinkedHashMap<>();
@@ -277,20 +272,9 @@ public final class ConsensusBench {
 
     private static double median(double[] values) {
         double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         int mid = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    /** Processors and the load average at the end of the run, so a reader knows how idle the machine was. */
-    private static String machine() {
-        String load;
-        try {
-            load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException e) {
-            load = "unknown";
-        }
-        return Runtime.getRuntime().availableProcessors() + " CPUs, 1-minute load " + load + " at the end";
     }
 
     static String markdown(List<Table> tables, Settings settings, Duration took) {
@@ -299,7 +283,7 @@ public final class ConsensusBench {
                 .append("Medians of ").append(settings.rounds()).append(" interleaved rounds (order rotated each round, ")
                 .append("every peer warmed up first); ").append(settings.measure().toMillis())
                 .append(" ms per throughput cell, ").append(settings.handoffs()).append(" handoffs per handoff cell. ")
-                .append(machine()).append("; the whole run took ").append(took.toSeconds()).append(" s.\n\n")
+                .append(MachineLoad.now()).append(" at the end; the whole run took ").append(took.toSeconds()).append(" s.\n\n")
                 .append("Throughput cells: lock+release per second (p50 / p99 of one lock+release). ")
                 .append("Handoff: p50 / p99 from the holder's release call to the waiter's grant. ")
                 .append("Every cell checked a plain counter under the lock against the acquisitions.\n");

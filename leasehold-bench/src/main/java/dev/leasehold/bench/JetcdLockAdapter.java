@@ -10,6 +10,7 @@ import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -82,7 +83,7 @@ final class JetcdLockAdapter implements LockAdapter {
         };
     }
 
-    private static <T> T get(java.util.concurrent.CompletableFuture<T> future) {
+    private static <T> T get(CompletableFuture<T> future) {
         try {
             return future.get();
         } catch (InterruptedException e) {
