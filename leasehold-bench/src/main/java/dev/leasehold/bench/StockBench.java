@@ -7,7 +7,6 @@ import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLocks;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,16 +60,9 @@ public final class StockBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.full();
-        Path out = Path.of("leasehold-bench", "STOCK.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--smoke" -> settings = Settings.smoke();
-                case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: StockBench [--smoke] [--out FILE]");
-            }
-        }
+        BenchArgs parsed = BenchArgs.parse(args, "StockBench", Path.of("leasehold-bench", "STOCK.md"));
+        Settings settings = parsed.smoke() ? Settings.smoke() : Settings.full();
+        Path out = parsed.out();
         List<Row> rows = run(settings);
         String report = markdown(rows, settings);
         Files.writeString(out, report);
@@ -171,17 +163,6 @@ public final class StockBench {
         return new HikariDataSource(config);
     }
 
-    /** Processors and the load average at the end of the run, so a reader knows how idle the machine was. */
-    private static String machine() {
-        String load;
-        try {
-            load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException e) {
-            load = "unknown";
-        }
-        return Runtime.getRuntime().availableProcessors() + " CPUs, 1-minute load " + load + " at the end.";
-    }
-
     static String markdown(List<Row> rows, Settings settings) {
         StringBuilder text = new StringBuilder();
         text.append("# Stock decrement under contention\n\n")
@@ -189,7 +170,7 @@ public final class StockBench {
                 .append(settings.measure().toMillis()).append(" ms measured after ")
                 .append(settings.warmUp().toMillis()).append(" ms of warm-up per cell; sell-out run: ")
                 .append(settings.sellOutStock()).append(" units, every thread selling until none is left. ")
-                .append(machine()).append("\n\n")
+                .append(MachineLoad.now()).append(" at the end.\n\n")
                 .append("| strategy | threads | sales/s | p99 of a sale | retries | no oversell |\n")
                 .append("| --- | --- | --- | --- | --- | --- |\n");
         for (Row row : rows) {

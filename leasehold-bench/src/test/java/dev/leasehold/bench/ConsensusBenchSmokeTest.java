@@ -1,0 +1,35 @@
+package dev.leasehold.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the consensus benchmark for one short round per row against a real ZooKeeper ensemble and a
+ * real etcd cluster, so it cannot rot. The figures are not checked (a smoke run measures nothing);
+ * mutual exclusion is, inside every cell (a cell that loses a counter update throws), and every
+ * peer must have completed operations in every row.
+ */
+class ConsensusBenchSmokeTest {
+
+    @Test
+    void everyPeerCompletesEveryRowOnBothStores() throws Exception {
+        List<ConsensusBench.Table> tables = ConsensusBench.run(ConsensusBench.Settings.smoke());
+        assertThat(tables).extracting(ConsensusBench.Table::store).containsExactly("ZooKeeper", "etcd");
+        assertThat(tables).allSatisfy(table -> {
+            assertThat(table.cells()).containsOnlyKeys(ConsensusBench.Workload.values());
+            table.cells().forEach((workload, cells) -> cells.forEach((peer, cell) -> {
+                if (workload == ConsensusBench.Workload.HANDOFF) {
+                    assertThat(cell.p99Micros()).as(workload + " " + peer).isPositive();
+                } else {
+                    assertThat(cell.opsPerSecond()).as(workload + " " + peer).isPositive();
+                }
+            }));
+        });
+        assertThat(ConsensusBench.markdown(tables, ConsensusBench.Settings.smoke(), Duration.ofSeconds(1)))
+                .contains("Curator InterProcessMutex", "jetcd Lock", "uncontended, 16 threads");
+    }
+}
