@@ -1,15 +1,14 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.launcher.LibFaketime;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -44,7 +43,7 @@ class ClockSkewTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Assumptions.assumeTrue(Files.exists(SkewedClient.LIBFAKETIME), "libfaketime is not installed (.ci/run installs it)");
+        assertThat(LibFaketime.LIBRARY).as("libfaketime (Debian package libfaketime, which .ci/run installs): this test runs everywhere, never skips").exists();
         TestDatabase.execute(SharedDatabase.server(), "CREATE TABLE IF NOT EXISTS " + SkewedClientMain.COUNTER_TABLE
                 + " (id int PRIMARY KEY, value bigint NOT NULL)");
         local = JdbcLocks.create(SharedDatabase.pool());

@@ -1,5 +1,6 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.launcher.LibFaketime;
 import dev.leasehold.launcher.PostgresServer;
 
 import java.io.BufferedReader;
@@ -28,8 +29,6 @@ import java.util.concurrent.TimeUnit;
  * are sent one a line and answered one a line, read by one thread of its own.
  */
 final class SkewedClient implements AutoCloseable {
-
-    static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
     /** Queued after the client's last line; no line of {@link SkewedClientMain} is empty. */
     private static final String EXITED = "";
 
@@ -73,7 +72,7 @@ final class SkewedClient implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"), SkewedClientMain.class.getName(),
                 server.jdbcUrl(), server.user());
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
-        builder.environment().put("LD_PRELOAD", LIBFAKETIME.toString());
+        builder.environment().put("LD_PRELOAD", LibFaketime.LIBRARY.toString());
         builder.environment().put("FAKETIME", offset);
         builder.environment().remove("FAKETIME_DONT_FAKE_MONOTONIC");
         builder.environment().put(SkewedClientMain.PASSWORD_ENV, server.password());

@@ -1,16 +1,14 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.launcher.LibFaketime;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisBinary;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -29,8 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TokensAcrossFailoverTest {
 
-    static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
-
     @Test
     void aReplicaBehindByLessThanTheFailoverTimeIssuesAHigherToken() throws Exception {
         assertThat(tokenAfterPromotion("-1", Duration.ofMillis(2500))).as("new token minus lost token").isPositive();
@@ -43,10 +39,10 @@ class TokensAcrossFailoverTest {
 
     /** The promoted replica's token minus the token the master granted and lost. */
     private static long tokenAfterPromotion(String replicaClockOffsetSeconds, Duration failoverTime) throws Exception {
-        Assumptions.assumeTrue(Files.exists(LIBFAKETIME), "libfaketime is not installed (.ci/run installs it)");
+        assertThat(LibFaketime.LIBRARY).as("libfaketime (Debian package libfaketime, which .ci/run installs): this test runs everywhere, never skips").exists();
         try (RedisServer master = RedisServer.builder().binary(RedisBinary.embedded().path()).start();
              RedisServer replica = RedisServer.builder().binary(RedisBinary.embedded().path())
-                     .env("LD_PRELOAD", LIBFAKETIME.toString()).env("FAKETIME", replicaClockOffsetSeconds)
+                     .env("LD_PRELOAD", LibFaketime.LIBRARY.toString()).env("FAKETIME", replicaClockOffsetSeconds)
                      .arg("--replicaof", master.host(), Integer.toString(master.port())).start()) {
             long skew = Long.parseLong((String) ((java.util.List<?>) master.command("TIME")).get(0))
                     - Long.parseLong((String) ((java.util.List<?>) replica.command("TIME")).get(0));
