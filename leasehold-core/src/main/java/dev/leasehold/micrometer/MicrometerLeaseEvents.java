@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.lang.ref.WeakReference;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -47,21 +46,26 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     public static final String LEASE_OVERRUN = "leasehold.lease.overrun";
     public static final String LEASES_ACTIVE = "leasehold.leases.active";
 
-    /** One instance per registry, so that several clients share one gauge instead of shadowing each other's. */
-    private static final Map<MeterRegistry, MicrometerLeaseEvents> BY_REGISTRY =
-            Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * One instance per registry while clients use it, held weakly both ways, so the cache never keeps
+     * a registry alive: clients hold the instance, the instance holds its registry.
+     */
+    private static final Map<MeterRegistry, WeakReference<MicrometerLeaseEvents>> BY_REGISTRY = new WeakHashMap<>();
 
-    /** Weak: the map above holds this instance, and must not keep its key alive through it. */
-    private final WeakReference<MeterRegistry> registry;
+    /** The gauge's count per registry: a later instance for the same registry must count into the gauge registered first. */
+    private static final Map<MeterRegistry, AtomicLong> ACTIVE = new WeakHashMap<>();
+
+    private final MeterRegistry registry;
     private final Map<String, Timer> acquireWait = new ConcurrentHashMap<>();
     private final Timer held;
     private final Counter renewalFailures;
     private final Map<LossReason, Counter> lost = new EnumMap<>(LossReason.class);
     private final Counter overrun;
-    private final AtomicLong active = new AtomicLong();
+    private final AtomicLong active;
 
-    private MicrometerLeaseEvents(MeterRegistry registry) {
-        this.registry = new WeakReference<>(registry);
+    private MicrometerLeaseEvents(MeterRegistry registry, AtomicLong active) {
+        this.registry = registry;
+        this.active = active;
         this.held = Timer.builder(LEASE_HELD)
                 .description("How long leases were held, from grant to release or loss")
                 .register(registry);
@@ -93,21 +97,25 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
         if (registry == null) {
             throw new IllegalArgumentException("registry must not be null");
         }
-        return BY_REGISTRY.computeIfAbsent(registry, MicrometerLeaseEvents::new);
+        synchronized (BY_REGISTRY) {
+            WeakReference<MicrometerLeaseEvents> cached = BY_REGISTRY.get(registry);
+            MicrometerLeaseEvents events = cached == null ? null : cached.get();
+            if (events == null) {
+                events = new MicrometerLeaseEvents(registry, ACTIVE.computeIfAbsent(registry, r -> new AtomicLong()));
+                BY_REGISTRY.put(registry, new WeakReference<>(events));
+            }
+            return events;
+        }
     }
 
     @Override
     public void acquireEnded(String kind, AcquireOutcome outcome, long waitNanos) {
         String tagKind = Objects.requireNonNullElse(kind, "lock");
-        MeterRegistry meters = registry.get();
-        if (meters == null) {
-            return; // the application dropped its registry: nobody can read this meter any more
-        }
         acquireWait.computeIfAbsent(tagKind + '\n' + outcome.tag(), key -> Timer.builder(ACQUIRE_WAIT)
                         .description("How long acquisitions waited, by lock kind and outcome")
                         .tag("kind", tagKind)
                         .tag("outcome", outcome.tag())
-                        .register(meters))
+                        .register(registry))
                 .record(waitNanos, TimeUnit.NANOSECONDS);
     }
 
