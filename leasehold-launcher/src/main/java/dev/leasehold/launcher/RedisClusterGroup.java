@@ -57,7 +57,7 @@ public final class RedisClusterGroup implements AutoCloseable {
             group.form(masters);
             return group;
         } catch (RuntimeException e) {
-            nodes.forEach(RedisServer::close);
+            CloseAll.close(nodes);
             throw e;
         }
     }
@@ -188,7 +188,7 @@ public final class RedisClusterGroup implements AutoCloseable {
 
     @Override
     public void close() {
-        nodes.forEach(RedisServer::close);
+        CloseAll.close(nodes);
     }
 
     @Override

@@ -246,8 +246,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
     /** Ends every Sentinel and data node. */
     @Override
     public void close() {
-        sentinels.forEach(RedisServer::close);
-        servers.forEach(RedisServer::close);
+        List<RedisServer> all = new ArrayList<>(sentinels);
+        all.addAll(servers);
+        CloseAll.close(all);
     }
 
     @Override
