@@ -243,13 +243,18 @@ public final class EtcdCluster implements AutoCloseable {
     /** Kills every member (SIGKILL ends a paused one too) and deletes the data; idempotent. */
     @Override
     public void close() {
-        for (Process process : processes) {
-            if (process != null) {
-                RedisLauncher.killAndWait(process);
+        Uninterruptibly.run(() -> {
+            try {
+                for (Process process : processes) {
+                    if (process != null) {
+                        RedisLauncher.killAndWait(process);
+                    }
+                }
+            } finally {
+                Directories.deleteQuietly(dir);
+                ShutdownReaper.unregister(dir);
             }
-        }
-        Directories.deleteQuietly(dir);
-        ShutdownReaper.unregister(dir);
+        });
     }
 
     private String name(int member) {

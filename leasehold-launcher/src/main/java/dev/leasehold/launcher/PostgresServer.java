@@ -224,12 +224,14 @@ public final class PostgresServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        try {
-            kill();
-        } finally {
-            OPEN.remove(this);
-        }
-        deleteDirectory(dir);
+        Uninterruptibly.run(() -> {
+            try {
+                kill();
+            } finally {
+                OPEN.remove(this);
+                deleteDirectory(dir);
+            }
+        });
     }
 
     private void killQuietly() {
@@ -342,13 +344,8 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     private static void awaitExit(Process target) {
-        try {
-            if (!target.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("PostgreSQL pid " + target.pid() + " did not exit within " + EXIT_TIMEOUT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for PostgreSQL pid " + target.pid() + " to exit", e);
+        if (!Uninterruptibly.waitFor(target, EXIT_TIMEOUT)) {
+            throw new IllegalStateException("PostgreSQL pid " + target.pid() + " did not exit within " + EXIT_TIMEOUT);
         }
         ShutdownReaper.unregister(target);
     }

@@ -131,18 +131,14 @@ final class RedisLauncher {
     }
 
     /**
-     * Waits until {@code target} exits, then stops tracking it for the shutdown hook.
+     * Waits until {@code target} exits, then stops tracking it for the shutdown hook. An interrupt
+     * does not end the wait early (the flag is kept): the caller is usually a close.
      *
-     * @throws IllegalStateException if it does not exit within 10 s, or the wait is interrupted
+     * @throws IllegalStateException if it does not exit within 10 s
      */
     static void awaitExit(Process target) {
-        try {
-            if (!target.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("redis-server pid " + target.pid() + " did not exit within " + EXIT_TIMEOUT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for redis-server pid " + target.pid() + " to exit", e);
+        if (!Uninterruptibly.waitFor(target, EXIT_TIMEOUT)) {
+            throw new IllegalStateException("redis-server pid " + target.pid() + " did not exit within " + EXIT_TIMEOUT);
         }
         ShutdownReaper.unregister(target);
     }

@@ -105,7 +105,7 @@ public final class RedisServer implements AutoCloseable {
      * Kills the process with SIGKILL (a crash: nothing is flushed) and waits for it to exit;
      * does nothing if it is not alive. Works on a paused process too.
      *
-     * @throws IllegalStateException if it does not exit within 10 s or the wait is interrupted
+     * @throws IllegalStateException if it does not exit within 10 s (an interrupt does not cut the wait short)
      */
     public void kill() {
         RedisLauncher.killAndWait(process);
@@ -139,7 +139,7 @@ public final class RedisServer implements AutoCloseable {
      * Stops the process gracefully with SIGTERM (resuming it first if paused, since a stopped
      * process cannot act on SIGTERM) and waits for it to exit; does nothing if it is not alive.
      *
-     * @throws IllegalStateException if it does not exit within 10 s (it is then killed) or the wait is interrupted
+     * @throws IllegalStateException if it does not exit within 10 s (it is then killed); an interrupt does not cut the wait short
      */
     public void stop() {
         Process current = process;
@@ -191,8 +191,13 @@ public final class RedisServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        kill();
-        deleteDirectory(dir());
+        Uninterruptibly.run(() -> {
+            try {
+                kill();
+            } finally {
+                deleteDirectory(dir());
+            }
+        });
     }
 
     /**
