@@ -8,7 +8,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code --redis URI} option of {@code run} and {@code inspect}, falling back to the
+ * The {@code --redis URI} option of {@code run} and {@code inspect} (a server, a Sentinel group or
+ * a Cluster, in {@link dev.leasehold.redis.RedisLocks}'s URI forms), falling back to the
  * {@value #ENV_VAR} environment variable, then to {@value #DEFAULT_URI}. The value may carry a
  * password, so it is never shown: not as a default in the help, not in any message.
  */
@@ -24,7 +25,8 @@ final class RedisOption {
             defaultValue = "${env:" + ENV_VAR + ":-" + DEFAULT_URI + "}", showDefaultValue = Visibility.NEVER,
             description = "Redis server: redis://[user:password@]host[:port][/db], rediss:// for TLS; a master "
                     + "behind Sentinels: redis-sentinel://[password@]host:port[,host:port...]#master "
-                    + "(rediss-sentinel:// for TLS). "
+                    + "(rediss-sentinel:// for TLS); a Cluster: redis-cluster://[user:password@]host:port[,host:port...] "
+                    + "(rediss-cluster:// for TLS). "
                     + "Default: $" + ENV_VAR + ", else " + DEFAULT_URI + ".")
     private String uri;
 

@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.redis.internal.ClusterConnector;
+import dev.leasehold.redis.internal.ClusterUri;
 import dev.leasehold.redis.internal.LettuceConnections;
 import dev.leasehold.redis.internal.RedisEndpoint;
 import dev.leasehold.redis.internal.RedisErrors;
@@ -32,8 +33,10 @@ import java.util.List;
  * watched by Sentinels is {@code redis-sentinel://[password@]host:26379[,host2:26379]#mymaster}
  * ({@code rediss-sentinel://} for TLS; the password is the master's): the client asks the Sentinels
  * for the master and asks again whenever its connection drops, so it follows a failover without a
- * restart. A Cluster is reached with {@link #connectCluster(String...)}. Passwords never appear in
- * messages or logs.
+ * restart. A Cluster is reached with {@link #connectCluster(String...)}, or from one string as
+ * {@code redis-cluster://[[user]:password@]host:7000[,host2:7001]} ({@code rediss-cluster://} for
+ * TLS; the credentials apply to every node), the form a command-line option or an environment
+ * variable takes. Passwords never appear in messages or logs.
  */
 public final class RedisLocks {
 
@@ -44,7 +47,7 @@ public final class RedisLocks {
     }
 
     /**
-     * Connects to the server at {@code uri} with default settings.
+     * Connects to the server, Sentinel group or Cluster at {@code uri} with default settings.
      *
      * @throws IllegalArgumentException if the URI is null, empty or malformed
      * @throws LockUnavailableException if the server cannot be reached, rejects the credentials or
@@ -90,14 +93,20 @@ public final class RedisLocks {
         }
 
         /**
-         * The server, as {@code redis://} or {@code rediss://} URI, or the master of a Sentinel
-         * group as {@code redis-sentinel://} or {@code rediss-sentinel://} URI (see {@link RedisLocks}).
-         * Replaces a {@link #cluster(String...)} given before.
+         * The server, as {@code redis://} or {@code rediss://} URI; the master of a Sentinel
+         * group as {@code redis-sentinel://} or {@code rediss-sentinel://} URI; or a Cluster as
+         * {@code redis-cluster://} or {@code rediss-cluster://} URI, which is the same as
+         * {@link #cluster(String...)} with one seed per listed node (see {@link RedisLocks}).
+         * Replaces a {@code uri} or {@code cluster} given before.
          *
-         * @throws IllegalArgumentException if the URI is null, malformed, or a Sentinel URI without
-         *                                  the master's name after {@code #}
+         * @throws IllegalArgumentException if the URI is null, malformed, a Sentinel URI without
+         *                                  the master's name after {@code #}, or a Cluster URI with a
+         *                                  database or an empty seed
          */
         public Builder uri(String uri) {
+            if (ClusterUri.matches(uri)) {
+                return cluster(ClusterUri.seeds(uri).toArray(String[]::new));
+            }
             this.endpoint = RedisEndpoint.parse(uri);
             this.clusterSeeds = null;
             return this;
@@ -129,9 +138,10 @@ public final class RedisLocks {
             return this;
         }
 
-        /** The server, as a Lettuce {@link RedisURI}. */
+        /** The server, as a Lettuce {@link RedisURI}. Replaces a {@code uri} or {@code cluster} given before. */
         public Builder uri(RedisURI uri) {
             this.endpoint = RedisEndpoint.of(uri);
+            this.clusterSeeds = null;
             return this;
         }
 

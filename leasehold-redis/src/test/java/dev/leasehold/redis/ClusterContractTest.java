@@ -11,6 +11,9 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.redis.internal.LockKeys;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,12 +49,62 @@ class ClusterContractTest extends DeploymentContract {
         try (RedisServer standalone = RedisServer.builder().start()) {
             assertThatThrownBy(() -> RedisLocks.connectCluster(standalone.uri()))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("not a Redis Cluster node");
+            try (RedisLockClient replaced = RedisLocks.builder().cluster(cluster.seedUris().get(0))
+                    .uri(RedisURI.create(standalone.uri())).connect()) {
+                assertThat(replaced.describe()).as("uri(RedisURI) replaces the cluster").isEqualTo(standalone.uri());
+            }
         }
         assertThatThrownBy(() -> RedisLocks.connectCluster())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one seed");
         assertThatThrownBy(() -> RedisLocks.connectCluster("redis-sentinel://127.0.0.1:1#m"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a Sentinel URI");
         assertThat(ServerProbe.clientThreadsAfterShutdown()).as("no thread left running").isSubsetOf(before);
+    }
+
+    /**
+     * {@code redis-cluster://password@host:port,...}, the form a command-line option or environment
+     * variable takes, reaches every master with the password; the password shows in no message.
+     */
+    @Test
+    void theOneStringClusterFormConnectsWithItsPasswordOnEveryNode() {
+        String password = "cluster-uri-secret";
+        List<RedisServer> masters = cluster.nodes();
+        List<String> names = masters.stream().map(ClusterContractTest::nameOn).toList();
+        String hosts = String.join(",", masters.stream().map(n -> n.host() + ":" + n.port()).toList());
+        masters.forEach(node -> node.command("CONFIG", "SET", "requirepass", password));
+        try {
+            try (RedisLockClient client = RedisLocks.connect("redis-cluster://:" + password + "@" + hosts)) {
+                for (String name : names) {
+                    try (Lease lease = client.lock(name).acquire(Duration.ofSeconds(5))) {
+                        assertThat(client.inspect(name).lastToken()).as(name).hasValue(lease.token());
+                    }
+                }
+                assertThat(client.toString()).doesNotContain(password);
+            }
+            assertThatThrownBy(() -> RedisLocks.connect("redis-cluster://:wrong-" + password + "@" + hosts))
+                    .isInstanceOf(LockUnavailableException.class).hasMessageNotContaining(password);
+        } finally {
+            masters.forEach(node -> clearPassword(node, password));
+        }
+    }
+
+    private static void clearPassword(RedisServer node, String password) {
+        RedisClient client = RedisClient.create(RedisURI.builder().withHost(node.host()).withPort(node.port())
+                .withPassword(password.toCharArray()).build());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            connection.sync().configSet("requirepass", "");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** A name whose slot {@code master} serves. */
+    private static String nameOn(RedisServer master) {
+        for (int i = 0; ; i++) {
+            if (cluster.masterOf(cluster.slotOf("uri:" + i)).equals(master)) {
+                return "uri:" + i;
+            }
+        }
     }
 
     @Test

@@ -29,7 +29,8 @@ public class LeaseholdProperties {
         /**
          * Redis server for the locks, as redis://[user:password@]host:port[/database] or rediss://
          * for TLS, or a master behind Sentinels as redis-sentinel://[password@]host:26379[,host:port]#master
-         * (rediss-sentinel:// for TLS). Takes precedence over spring.data.redis.*, so the locks may live on another
+         * (rediss-sentinel:// for TLS), or a Cluster as redis-cluster://[user:password@]host:port[,host:port...]
+         * (rediss-cluster:// for TLS). Takes precedence over spring.data.redis.*, so the locks may live on another
          * server than the application's data.
          */
         private String uri;

@@ -67,6 +67,21 @@ class ClusterAutoConfigurationTest {
     }
 
     @Test
+    @Order(1)
+    void leaseholdRedisUriTakesTheOneStringClusterFormAndWinsOverSpringsNodes() {
+        String uri = "redis-cluster://" + node(cluster.nodes().get(2)) + "," + node(cluster.nodes().get(1));
+        runner.withPropertyValues("leasehold.redis.uri=" + uri).run(context -> {
+            RedisLockClient locks = context.getBean(RedisLockClient.class);
+            assertThat(locks.describe()).startsWith("redis-cluster://" + node(cluster.nodes().get(2)));
+            try (Lease lease = locks.lock("auto:cluster:uri").acquire(Duration.ZERO)) {
+                RedisServer master = cluster.masterOf(cluster.slotOf("auto:cluster:uri"));
+                assertThat((Long) master.command("EXISTS", "auto:cluster:uri")).isEqualTo(1L);
+                assertThat(lease.token()).isPositive();
+            }
+        });
+    }
+
+    @Test
     @Order(2)
     void theDataPasswordReachesEveryNodeEvenWithCharactersAUriReserves() {
         for (RedisServer node : cluster.nodes()) {

@@ -50,7 +50,8 @@ public final class RedisEndpoint {
         if (!text.startsWith("redis://") && !text.startsWith("rediss://") && !text.startsWith("redis-sentinel://")
                 && !text.startsWith("rediss-sentinel://")) {
             throw new IllegalArgumentException("Redis URI must start with redis://, rediss://, redis-sentinel:// or "
-                    + "rediss-sentinel://, e.g. redis://localhost:6379 or redis-sentinel://localhost:26379#mymaster");
+                    + "rediss-sentinel:// (or, where a Cluster is accepted, redis-cluster://), e.g. "
+                    + "redis://localhost:6379 or redis-sentinel://localhost:26379#mymaster");
         }
         if (text.contains("-sentinel://") && (text.indexOf('#') < 0 || text.endsWith("#"))) {
             throw noMasterName();

@@ -1,0 +1,43 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.redis.internal.ClusterUri;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The one-string Cluster form; connecting with it to a real Cluster is in {@link ClusterContractTest}. */
+class ClusterUriTest {
+
+    private static final String SECRET = "s3cret";
+
+    @Test
+    void everySeedCarriesTheSchemeCredentialsAndQuery() {
+        assertThat(ClusterUri.seeds("redis-cluster://app:" + SECRET + "@h1:7000,h2:7001?timeout=5s"))
+                .containsExactly("redis://app:" + SECRET + "@h1:7000?timeout=5s", "redis://app:" + SECRET + "@h2:7001?timeout=5s");
+        assertThat(ClusterUri.seeds("rediss-cluster://h1:7000")).containsExactly("rediss://h1:7000");
+        assertThat(ClusterUri.seeds("redis-cluster://[::1]:7000, [::1]:7001"))
+                .containsExactly("redis://[::1]:7000", "redis://[::1]:7001");
+    }
+
+    @Test
+    void malformedClusterUrisAreRefusedWithoutEchoingThem() {
+        for (String bad : new String[] {"redis-cluster://", "redis-cluster://:" + SECRET + "@",
+                "redis-cluster://h1:7000,,h2:7001", "redis-cluster://:" + SECRET + "@h1:7000,"}) {
+            assertThatThrownBy(() -> RedisLocks.builder().uri(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host:port")
+                    .hasMessageNotContaining(SECRET);
+        }
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis-cluster://:" + SECRET + "@h1:7000/3"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database 0")
+                .hasMessageNotContaining(SECRET);
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis-cluster://h1:7000#mymaster"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database 0");
+    }
+
+    @Test
+    void aClusterSeedInTheClusterFormIsRefusedByCluster() {
+        assertThatThrownBy(() -> RedisLocks.builder().cluster("redis-cluster://h1:7000"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("redis://");
+    }
+}
