@@ -22,6 +22,8 @@ public interface FenceGuard {
      *
      * @return what {@code write} returned
      * @throws StaleTokenException if a higher token was already admitted; {@code write} did not run
+     * @throws IllegalArgumentException if {@code resource} is not a valid name or {@code token} is
+     *         negative (no lease carries one); {@code write} did not run
      */
     <T> T admit(String resource, long token, FencedWrite<T> write);
 

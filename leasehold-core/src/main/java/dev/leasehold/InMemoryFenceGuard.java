@@ -17,6 +17,7 @@ public final class InMemoryFenceGuard implements FenceGuard {
     @Override
     public <T> T admit(String resource, long token, FencedWrite<T> write) {
         Args.lockName(resource);
+        Args.token(token);
         Object[] result = new Object[1];
         highest.compute(resource, (key, admitted) -> {
             if (admitted != null && token < admitted) {

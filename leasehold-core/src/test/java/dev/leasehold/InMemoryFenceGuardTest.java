@@ -30,6 +30,19 @@ class InMemoryFenceGuardTest {
         assertThat(guard.highestAdmitted("other")).isEqualTo(Long.MIN_VALUE);
     }
 
+    /** A negative token is no lease's (a sentinel such as -1 passed on): refused, as by every guard. */
+    @Test
+    void aNegativeTokenIsRefusedAndItsWriteNeverRuns() {
+        InMemoryFenceGuard guard = new InMemoryFenceGuard();
+        List<String> writes = new ArrayList<>();
+        assertThatThrownBy(() -> guard.admit("balance", -1, () -> writes.add("-1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+        assertThat(writes).isEmpty();
+        assertThat(guard.highestAdmitted("balance")).isEqualTo(Long.MIN_VALUE);
+        guard.admit("balance", 0, () -> writes.add("0"));
+        assertThat(writes).containsExactly("0");
+    }
+
     @Test
     void aFailingWriteDoesNotRecordItsToken() {
         InMemoryFenceGuard guard = new InMemoryFenceGuard();

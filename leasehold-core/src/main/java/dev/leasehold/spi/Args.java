@@ -49,6 +49,19 @@ public final class Args {
     }
 
     /**
+     * Returns {@code token} if a lease could carry it: every backend issues positive tokens, so a
+     * negative one is a caller's mistake (a sentinel such as -1 passed on), never a stale holder.
+     *
+     * @throws IllegalArgumentException if {@code token} is negative
+     */
+    public static long token(long token) {
+        if (token < 0) {
+            throw new IllegalArgumentException("token must not be negative, got " + token + ": pass a lease's token()");
+        }
+        return token;
+    }
+
+    /**
      * Returns {@code permits} if it is a usable number of semaphore permits.
      *
      * @throws IllegalArgumentException if outside [1, {@link dev.leasehold.DistributedSemaphore#MAX_PERMITS}]

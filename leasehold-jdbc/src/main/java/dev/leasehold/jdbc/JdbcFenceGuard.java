@@ -85,11 +85,12 @@ public final class JdbcFenceGuard {
      * @throws IllegalStateException if {@code connection} is in auto-commit mode (the check would
      *     commit alone, apart from the write it must protect)
      * @throws IllegalArgumentException if {@code resource} is null, blank, longer than {@value Args#MAX_NAME_LENGTH}
-     *     characters or 2048 bytes in UTF-8, or has a NUL character
+     *     characters or 2048 bytes in UTF-8, or has a NUL character; or if {@code token} is negative
      * @throws SQLException from the driver, e.g. when the fence table is missing
      */
     public void admit(Connection connection, String resource, long token) throws SQLException {
         IndexedText.name(resource);
+        Args.token(token);
         requireTransaction(connection);
         int admitted;
         try (PreparedStatement upsert = connection.prepareStatement(admitSql)) {

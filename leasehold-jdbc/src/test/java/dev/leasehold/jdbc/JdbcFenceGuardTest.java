@@ -124,6 +124,9 @@ class JdbcFenceGuardTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
             assertThatThrownBy(() -> GUARD.admit(connection, "a\u0000b", 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL");
+            assertThatThrownBy(() -> GUARD.admit(connection, "order:negative", -1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+            assertThat(GUARD.highestAdmitted(connection, "order:negative")).isEqualTo(Long.MIN_VALUE);
         }
     }
 

@@ -169,9 +169,7 @@ public final class RedisFenceGuard {
 
     private String run(String key, long token, String op, String command, String... args) {
         Args.lockName(key);
-        if (token < 0) {
-            throw new IllegalArgumentException("token must not be negative, got " + token + ": pass a lease's token()");
-        }
+        Args.token(token);
         String[] argv = new String[3 + args.length];
         argv[0] = Long.toString(token);
         argv[1] = Long.toString(fenceRetention.toMillis());
