@@ -8,6 +8,7 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -28,11 +29,15 @@ final class LockNameExpression {
     private final Method method;
     private final String text;
     private final SpelExpression expression;
+    /** Variables the expression joins into a string with {@code +}, where SpEL turns null into "null". */
+    private final Set<String> concatenated;
 
     private LockNameExpression(Method method, String text, SpelExpression expression) {
         this.method = method;
         this.text = text;
         this.expression = expression;
+        this.concatenated = new TreeSet<>();
+        collectConcatenated(expression.getAST(), concatenated);
     }
 
     /** The root object of the evaluation: {@code #root.method}, {@code #root.target}, {@code #root.args}. */
@@ -75,8 +80,9 @@ final class LockNameExpression {
     /**
      * The lock name for one call.
      *
-     * @throws IllegalArgumentException if the expression fails or yields null or a blank name; the
-     *         message names the method and the expression
+     * @throws IllegalArgumentException if the expression fails or yields null or a blank name, or
+     *         joins a null argument into the name with {@code +} (SpEL would write "null", and every
+     *         such call would share one lock); the message names the method and the expression
      */
     String evaluate(Object target, Object[] args, BeanFactory beanFactory) {
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(new Root(method, target, args), method,
@@ -94,6 +100,16 @@ final class LockNameExpression {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method) + " gave "
                     + (name == null ? "null" : "a blank name") + " for this call; the method did not run");
+        }
+        if (name.contains("null")) {
+            for (String variable : concatenated) {
+                if (context.lookupVariable(variable) == null) {
+                    throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method)
+                            + ": #" + variable + " is null for this call, so the name would be '" + name
+                            + "', shared by every such call; the method did not run (to lock such calls on purpose, "
+                            + "name the case: (#" + variable + " ?: 'none'))");
+                }
+            }
         }
         return name;
     }
@@ -120,6 +136,16 @@ final class LockNameExpression {
             known.addAll(Set.of(names));
         }
         return known;
+    }
+
+    private static void collectConcatenated(SpelNode node, Set<String> into) {
+        for (int i = 0; i < node.getChildCount(); i++) {
+            SpelNode child = node.getChild(i);
+            if (node instanceof OpPlus && child instanceof VariableReference) {
+                into.add(child.toStringAST().substring(1));
+            }
+            collectConcatenated(child, into);
+        }
     }
 
     private static void collectVariables(SpelNode node, Set<String> into) {

@@ -186,6 +186,22 @@ class LockedTest {
         });
     }
 
+    /** {@code 'order:' + #id} with a null id would lock "order:null", one lock for every such call. */
+    @Test
+    void aNullArgumentJoinedIntoTheNameIsRefusedUnlessTheExpressionNamesTheCase() {
+        on(server).run(context -> {
+            LockedServices services = context.getBean(LockedServices.class);
+            assertThatThrownBy(() -> services.byOrder(null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("LockedServices.byOrder(Long)").hasMessageContaining("#id is null")
+                    .hasMessageContaining("order:null");
+            assertThat(services.runs()).isZero();
+            assertThat(services.byOrderOrNone(null)).isEqualTo("order:none");
+            assertThat(services.byOrderOrNone(7L)).isEqualTo("order:7");
+            assertThat(services.byOrderGuarded(null)).isEqualTo("order:unknown");
+            assertThat(services.runs()).isEqualTo(3);
+        });
+    }
+
     @Test
     void aLeaseLostWhileTheMethodRunsInterruptsItAndThrowsLeaseLost() {
         try (RedisServer frozen = RedisServer.builder().start()) {
@@ -273,6 +289,23 @@ class LockedTest {
         @Locked(name = "#key")
         public void byKey(String key) {
             ran.incrementAndGet();
+        }
+
+        @Locked(name = "'order:' + #id")
+        public void byOrder(Long id) {
+            ran.incrementAndGet();
+        }
+
+        @Locked(name = "'order:' + (#id ?: 'none')")
+        public String byOrderOrNone(Long id) {
+            ran.incrementAndGet();
+            return Lease.current().lockName();
+        }
+
+        @Locked(name = "#id == null ? 'order:unknown' : 'order:' + #id")
+        public String byOrderGuarded(Long id) {
+            ran.incrementAndGet();
+            return Lease.current().lockName();
         }
 
         @Locked(name = "'pay:' + #id", waitFor = "5s", ttl = "10s")
