@@ -1,5 +1,7 @@
 package dev.leasehold.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -30,5 +32,11 @@ record BenchArgs(boolean smoke, Path out) {
             }
         }
         return new BenchArgs(smoke, out);
+    }
+
+    /** Writes {@code report} to {@link #out()} and prints it. */
+    void publish(String report) throws IOException {
+        Files.writeString(out, report);
+        System.out.print(report);
     }
 }

@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * Leasehold on single-node Redis in watchdog mode, as a user gets it from {@link RedisLocks#connect}:
- * the mutex, or one of the other kinds of the lock family (fair lock, read lock, semaphore permit).
+ * Leasehold in watchdog mode, as a user gets it from {@link RedisLocks#connect} (or another backend's
+ * client): the mutex, or one of the other kinds of the lock family (fair lock, read lock, semaphore permit).
  */
 final class LeaseholdAdapter implements LockAdapter {
 
@@ -34,8 +34,17 @@ final class LeaseholdAdapter implements LockAdapter {
     }
 
     LeaseholdAdapter(LockClient client, Duration ttl, String label, Kind kind) {
+        this(client, LockOptions.watchdog(ttl), label, kind);
+    }
+
+    /** The mutex, taken with {@code options} (e.g. with replica acknowledgement). */
+    LeaseholdAdapter(LockClient client, LockOptions options, String label) {
+        this(client, options, label, Kind.MUTEX);
+    }
+
+    private LeaseholdAdapter(LockClient client, LockOptions options, String label, Kind kind) {
         this.client = client;
-        this.options = LockOptions.watchdog(ttl);
+        this.options = options;
         this.label = label;
         this.kind = kind;
     }

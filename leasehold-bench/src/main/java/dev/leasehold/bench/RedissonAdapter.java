@@ -27,6 +27,11 @@ final class RedissonAdapter implements LockAdapter {
         return new RedissonAdapter(RedissonClients.connect(uri, ttl), "Redisson RLock", RedissonClient::getLock);
     }
 
+    /** {@code RLock} on {@code client}, which the adapter shuts down on close. */
+    static RedissonAdapter using(RedissonClient client, String label) {
+        return new RedissonAdapter(client, label, RedissonClient::getLock);
+    }
+
     /** {@code RFairLock}. */
     static RedissonAdapter fair(String uri, Duration ttl) {
         return new RedissonAdapter(RedissonClients.connect(uri, ttl), "Redisson RFairLock", RedissonClient::getFairLock);

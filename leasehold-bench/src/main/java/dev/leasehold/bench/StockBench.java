@@ -7,7 +7,6 @@ import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLocks;
 import org.HdrHistogram.Histogram;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,11 +61,7 @@ public final class StockBench {
     public static void main(String[] args) throws Exception {
         BenchArgs parsed = BenchArgs.parse(args, "StockBench", Path.of("leasehold-bench", "STOCK.md"));
         Settings settings = parsed.smoke() ? Settings.smoke() : Settings.full();
-        Path out = parsed.out();
-        List<Row> rows = run(settings);
-        String report = markdown(rows, settings);
-        Files.writeString(out, report);
-        System.out.print(report);
+        parsed.publish(markdown(run(settings), settings));
     }
 
     /** Starts the servers, runs every strategy at every thread count, stops the servers. */

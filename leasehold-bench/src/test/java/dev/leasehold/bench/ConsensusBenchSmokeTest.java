@@ -17,19 +17,19 @@ class ConsensusBenchSmokeTest {
 
     @Test
     void everyPeerCompletesEveryRowOnBothStores() throws Exception {
-        List<ConsensusBench.Table> tables = ConsensusBench.run(ConsensusBench.Settings.smoke());
-        assertThat(tables).extracting(ConsensusBench.Table::store).containsExactly("ZooKeeper", "etcd");
+        List<PeerBench.Table> tables = ConsensusBench.run(PeerBench.Settings.smoke());
+        assertThat(tables).extracting(PeerBench.Table::store).containsExactly("ZooKeeper", "etcd");
         assertThat(tables).allSatisfy(table -> {
-            assertThat(table.cells()).containsOnlyKeys(ConsensusBench.Workload.values());
+            assertThat(table.cells()).containsOnlyKeys(PeerBench.Workload.values());
             table.cells().forEach((workload, cells) -> cells.forEach((peer, cell) -> {
-                if (workload == ConsensusBench.Workload.HANDOFF) {
+                if (workload == PeerBench.Workload.HANDOFF) {
                     assertThat(cell.p99Micros()).as(workload + " " + peer).isPositive();
                 } else {
                     assertThat(cell.opsPerSecond()).as(workload + " " + peer).isPositive();
                 }
             }));
         });
-        assertThat(ConsensusBench.markdown(tables, ConsensusBench.Settings.smoke(), Duration.ofSeconds(1)))
+        assertThat(ConsensusBench.markdown(tables, PeerBench.Settings.smoke(), Duration.ofSeconds(1)))
                 .contains("Curator InterProcessMutex", "jetcd Lock", "uncontended, 16 threads");
     }
 }
