@@ -1,6 +1,7 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.LeaseEvents;
 import dev.leasehold.micrometer.MicrometerLeaseEvents;
@@ -10,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -168,23 +170,35 @@ public final class JdbcLocks {
          * Connects, creates the table if missing, opens the {@code LISTEN} connection, and returns the client.
          *
          * @throws LockUnavailableException if the database cannot be reached, rejects the
-         *     credentials or is read-only; nothing is left open
+         *     credentials or is read-only, or the DataSource cannot lend two connections at once
+         *     (a pool of one, or one the application exhausts: the LISTEN connection would take the
+         *     last one); nothing is left open
          * @throws JdbcTableException if the table exists with another shape
          */
         public JdbcLockClient build() {
             LeaseTable leases = new LeaseTable(table);
             String database = "the DataSource";
+            ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck);
+            Duration listenTimeout = operationTimeout.plusSeconds(5);
             try (Connection connection = dataSource.getConnection()) {
                 database = describe(connection);
                 leases.createIfMissing(connection);
+                // Opened while this connection is still held: a pool that cannot lend two at once
+                // would give the LISTEN connection its last one and starve every attempt after it.
+                try {
+                    listener.start(listenTimeout);
+                } catch (SQLTransientConnectionException e) {
+                    throw new LockUnavailableException("PostgreSQL at " + database + ": the DataSource lent no second "
+                            + "connection within " + listenTimeout + " while the client held one. Each JdbcLockClient "
+                            + "keeps one connection for LISTEN as long as it is open, and its attempts need others: "
+                            + "give the pool at least 2 connections more than the application holds at once",
+                            new NodeFailure(database, NodeFailure.Kind.TIMED_OUT, e));
+                } catch (SQLException e) {
+                    throw JdbcErrors.translate(database, "opening the LISTEN connection", e);
+                }
             } catch (SQLException e) {
+                listener.close();
                 throw JdbcErrors.translate(database, "connecting and creating table " + table, e);
-            }
-            ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck);
-            try {
-                listener.start(operationTimeout.plusSeconds(5));
-            } catch (SQLException e) {
-                throw JdbcErrors.translate(database, "opening the LISTEN connection", e);
             }
             ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads());
             Duration registration = maxRecheck.multipliedBy(3).plus(operationTimeout);

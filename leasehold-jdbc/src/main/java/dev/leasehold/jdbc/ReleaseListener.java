@@ -60,6 +60,9 @@ final class ReleaseListener implements AutoCloseable {
             close();
             throw e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
+            // Still waiting for a connection (an exhausted pool): the interrupt ends that wait now,
+            // rather than when the pool's own timeout would.
+            thread.interrupt();
             close();
             throw new java.sql.SQLTransientConnectionException("no LISTEN connection within " + timeout);
         } catch (InterruptedException e) {

@@ -139,6 +139,29 @@ class JdbcLocksTest {
         assertThat(listenerThreads()).isZero();
     }
 
+    /**
+     * The LISTEN connection is held for the client's lifetime: a pool of one would lend it the last
+     * connection and starve every acquire, so build() refuses it, and leaves nothing open.
+     */
+    @Test
+    void aPoolThatCannotLendTwoConnectionsIsRefusedAtBuildAndLeavesNothingOpen() throws Exception {
+        PostgresServer server = SharedDatabase.server();
+        long listenersBefore = listenerThreads();
+        try (HikariDataSource single = SharedDatabase.pool(server, 1)) {
+            assertThatThrownBy(() -> JdbcLocks.builder(single).operationTimeout(Duration.ofSeconds(1)).build())
+                    .isInstanceOfSatisfying(LockUnavailableException.class, e -> assertThat(e.failures())
+                            .extracting(NodeFailure::kind).containsExactly(NodeFailure.Kind.TIMED_OUT))
+                    .hasMessageContaining("no second connection").hasMessageContaining("at least 2 connections");
+            assertThat(single.getHikariPoolMXBean().getActiveConnections()).as("connections handed back").isZero();
+            assertThat(listenerThreads()).as("no listener thread left").isEqualTo(listenersBefore);
+        }
+        try (HikariDataSource two = SharedDatabase.pool(server, 2);
+             JdbcLockClient locks = JdbcLocks.builder(two).operationTimeout(Duration.ofSeconds(1)).build();
+             Lease lease = locks.lock("pool:two").acquire(Duration.ofSeconds(5))) {
+            assertThat(lease.isValid()).as("two connections are enough: one LISTENs, one serves attempts").isTrue();
+        }
+    }
+
     @Test
     void aWrongPasswordIsATypedErrorWithoutThePassword() {
         PostgresServer server = SharedDatabase.server();
