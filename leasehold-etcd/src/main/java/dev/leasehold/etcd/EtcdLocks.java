@@ -1,16 +1,12 @@
 package dev.leasehold.etcd;
 
 import dev.leasehold.LockUnavailableException;
-import dev.leasehold.engine.LeaseEngine;
-import dev.leasehold.engine.LeaseEvents;
-import dev.leasehold.micrometer.MicrometerLeaseEvents;
+import dev.leasehold.engine.EngineBuilder;
 import dev.leasehold.etcd.internal.EtcdErrors;
-import dev.leasehold.spi.Args;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.options.GetOption;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -73,19 +69,25 @@ public final class EtcdLocks {
         return new Builder();
     }
 
-    /** Builds an {@link EtcdLockClient}; each setter validates its argument at once. */
-    public static final class Builder {
+    /**
+     * Builds an {@link EtcdLockClient}; each setter validates its argument at once. The engine's
+     * settings come from {@link EngineBuilder}; {@code operationTimeout} also bounds the connect
+     * check, to at least 2 s (the first call also sets up the connection).
+     */
+    public static final class Builder extends EngineBuilder<Builder> {
 
         private List<URI> endpoints;
         private Client existing;
         private String user;
         private String password;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
-        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
-        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
-        private LeaseEvents events = LeaseEvents.NONE;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -166,52 +168,6 @@ public final class EtcdLocks {
         }
 
         /**
-         * Bound on every single call to etcd (default 3 s); also the connect check's bound, which is
-         * at least 2 s (the first call also sets up the connection).
-         *
-         * @throws IllegalArgumentException if outside [1 ms, 5 min]
-         */
-        public Builder operationTimeout(Duration timeout) {
-            this.operationTimeout = Args.within("operationTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * Longest a waiter sleeps between attempts when no watch event wakes it (default 1 s).
-         *
-         * @throws IllegalArgumentException if outside [1 ms, 5 min]
-         */
-        public Builder maxRecheck(Duration maxRecheck) {
-            this.maxRecheck = Args.within("maxRecheck", maxRecheck, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
-         * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
-         * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
-         * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
-         * meters and needs no Micrometer on the class path.
-         *
-         * @throws IllegalArgumentException if registry is null
-         */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.events = MicrometerLeaseEvents.of(registry);
-            return this;
-        }
-
-        /**
-         * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
-         * Replaces a {@link #meterRegistry} given before, and the other way round.
-         *
-         * @throws IllegalArgumentException if events is null
-         */
-        public Builder leaseEvents(LeaseEvents events) {
-            this.events = LeaseEvents.require(events);
-            return this;
-        }
-
-        /**
          * Connects and checks that the cluster answers a read under the key prefix with these
          * credentials.
          *
@@ -236,7 +192,7 @@ public final class EtcdLocks {
             try {
                 check(client, description);
                 return new EtcdLockClient(client, owns, description, keyPrefix,
-                        new LeaseEngine.Settings(operationTimeout, maxRecheck).withEvents(events));
+                        engineSettings());
             } catch (RuntimeException e) {
                 if (owns) {
                     client.close();
@@ -248,12 +204,12 @@ public final class EtcdLocks {
         private Client build() {
             ClientBuilder builder = Client.builder()
                     .endpoints(endpoints.toArray(URI[]::new))
-                    .connectTimeout(operationTimeout)
+                    .connectTimeout(operationTimeout())
                     // jetcd retries safe calls after a connection failure (acquire is safe to repeat, see
                     // EtcdQueueProtocol): soon, and never for much longer than a call may take.
                     .retryDelay(RETRY_DELAY_MILLIS)
                     .retryMaxDelay(10 * RETRY_DELAY_MILLIS)
-                    .retryMaxDuration(operationTimeout.plusMillis(2 * RETRY_DELAY_MILLIS));
+                    .retryMaxDuration(operationTimeout().plusMillis(2 * RETRY_DELAY_MILLIS));
             if (user != null) {
                 builder.user(ByteSequence.from(user, StandardCharsets.UTF_8))
                         .password(ByteSequence.from(password, StandardCharsets.UTF_8));
@@ -265,7 +221,7 @@ public final class EtcdLocks {
             try {
                 client.getKVClient().get(ByteSequence.from(keyPrefix, StandardCharsets.UTF_8),
                                 GetOption.builder().withCountOnly(true).isPrefix(true).build())
-                        .get(Math.max(operationTimeout.toMillis(), MIN_CONNECT_WAIT.toMillis()), TimeUnit.MILLISECONDS);
+                        .get(Math.max(operationTimeout().toMillis(), MIN_CONNECT_WAIT.toMillis()), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw EtcdErrors.translate(description, "connect", e);

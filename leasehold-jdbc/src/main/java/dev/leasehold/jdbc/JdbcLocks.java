@@ -2,11 +2,8 @@ package dev.leasehold.jdbc;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.engine.EngineBuilder;
 import dev.leasehold.engine.LeaseEngine;
-import dev.leasehold.engine.LeaseEvents;
-import dev.leasehold.micrometer.MicrometerLeaseEvents;
-import dev.leasehold.spi.Args;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -83,18 +80,23 @@ public final class JdbcLocks {
         return new Builder(dataSource);
     }
 
-    /** Settings of a {@link JdbcLockClient}. */
-    public static final class Builder {
+    /**
+     * Settings of a {@link JdbcLockClient}; each setter validates its argument at once. The
+     * engine's settings come from {@link EngineBuilder}.
+     */
+    public static final class Builder extends EngineBuilder<Builder> {
 
         private final DataSource dataSource;
         private String table = DEFAULT_TABLE;
-        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
-        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
         private int threads = 8;
-        private LeaseEvents events = LeaseEvents.NONE;
 
         private Builder(DataSource dataSource) {
             this.dataSource = dataSource;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -105,26 +107,6 @@ public final class JdbcLocks {
         public Builder table(String table) {
             this.table = SqlIdentifier.table("table", table);
             new LeaseTable(table); // the sequence's and channel's names must fit too
-            return this;
-        }
-
-        /**
-         * Bound on each database call; default 3 s.
-         *
-         * @throws IllegalArgumentException if null or outside [1 ms, 5 min]
-         */
-        public Builder operationTimeout(Duration timeout) {
-            this.operationTimeout = Args.within("operationTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(5));
-            return this;
-        }
-
-        /**
-         * Longest a waiter sleeps between attempts when no notification wakes it; default 1 s.
-         *
-         * @throws IllegalArgumentException if null or outside [1 ms, 5 min]
-         */
-        public Builder maxRecheck(Duration recheck) {
-            this.maxRecheck = Args.within("maxRecheck", recheck, Duration.ofMillis(1), Duration.ofMinutes(5));
             return this;
         }
 
@@ -142,31 +124,6 @@ public final class JdbcLocks {
         }
 
         /**
-         * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
-         * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
-         * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
-         * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
-         * meters and needs no Micrometer on the class path.
-         *
-         * @throws IllegalArgumentException if registry is null
-         */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.events = MicrometerLeaseEvents.of(registry);
-            return this;
-        }
-
-        /**
-         * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
-         * Replaces a {@link #meterRegistry} given before, and the other way round.
-         *
-         * @throws IllegalArgumentException if events is null
-         */
-        public Builder leaseEvents(LeaseEvents events) {
-            this.events = LeaseEvents.require(events);
-            return this;
-        }
-
-        /**
          * Connects, creates the table if missing, opens the {@code LISTEN} connection, and returns the client.
          *
          * @throws LockUnavailableException if the database cannot be reached, rejects the
@@ -178,8 +135,8 @@ public final class JdbcLocks {
         public JdbcLockClient build() {
             LeaseTable leases = new LeaseTable(table);
             String database = "the DataSource";
-            ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck);
-            Duration listenTimeout = operationTimeout.plusSeconds(5);
+            ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck());
+            Duration listenTimeout = operationTimeout().plusSeconds(5);
             try (Connection connection = dataSource.getConnection()) {
                 database = describe(connection);
                 leases.createIfMissing(connection);
@@ -201,9 +158,9 @@ public final class JdbcLocks {
                 throw JdbcErrors.translate(database, "connecting and creating table " + table, e);
             }
             ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads());
-            Duration registration = maxRecheck.multipliedBy(3).plus(operationTimeout);
+            Duration registration = maxRecheck().multipliedBy(3).plus(operationTimeout());
             LeaseEngine engine = new LeaseEngine(
-                    new LeaseEngine.Settings(operationTimeout, maxRecheck).withEvents(events), database);
+                    engineSettings(), database);
             return new JdbcLockClient(engine, new JdbcLockProtocol.Backend(dataSource, leases, listener, executor,
                     database, registration));
         }

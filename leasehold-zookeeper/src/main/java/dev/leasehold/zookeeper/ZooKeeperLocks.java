@@ -2,14 +2,13 @@ package dev.leasehold.zookeeper;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.engine.EngineBuilder;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.LeaseEvents;
-import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import dev.leasehold.spi.Args;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
 import java.time.Duration;
@@ -86,18 +85,23 @@ public final class ZooKeeperLocks {
         return new Builder();
     }
 
-    /** Settings of a client that creates its own Curator framework. */
-    public static final class Builder {
+    /**
+     * Settings of a client that creates its own Curator framework; each setter validates its
+     * argument at once. The engine's settings come from {@link EngineBuilder}.
+     */
+    public static final class Builder extends EngineBuilder<Builder> {
 
         private String connectString;
         private String chroot = "";
         private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
-        private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
-        private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
-        private LeaseEvents events = LeaseEvents.NONE;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -146,43 +150,6 @@ public final class ZooKeeperLocks {
             return this;
         }
 
-        /** Bound on every single call to the ensemble (default 3 s). */
-        public Builder operationTimeout(Duration operationTimeout) {
-            this.operationTimeout = operationTimeout;
-            return this;
-        }
-
-        /** Longest a waiter sleeps between re-checks when no watch fires (default 1 s). */
-        public Builder maxRecheck(Duration maxRecheck) {
-            this.maxRecheck = maxRecheck;
-            return this;
-        }
-
-        /**
-         * Reports Leasehold's meters ({@code leasehold.acquire.wait}, {@code leasehold.lease.held},
-         * {@code leasehold.renewal.failures}, {@code leasehold.lease.lost},
-         * {@code leasehold.lease.overrun}, {@code leasehold.leases.active}; see
-         * {@link MicrometerLeaseEvents}) to {@code registry}. Without this call the client has no
-         * meters and needs no Micrometer on the class path.
-         *
-         * @throws IllegalArgumentException if registry is null
-         */
-        public Builder meterRegistry(MeterRegistry registry) {
-            this.events = MicrometerLeaseEvents.of(registry);
-            return this;
-        }
-
-        /**
-         * Reports the engine's events to {@code events}: for a monitoring system other than Micrometer.
-         * Replaces a {@link #meterRegistry} given before, and the other way round.
-         *
-         * @throws IllegalArgumentException if events is null
-         */
-        public Builder leaseEvents(LeaseEvents events) {
-            this.events = LeaseEvents.require(events);
-            return this;
-        }
-
         /**
          * Connects, waiting up to the connect timeout for a first session, and checks that the
          * chroot exists. On failure nothing is left running.
@@ -195,7 +162,7 @@ public final class ZooKeeperLocks {
             if (connectString == null) {
                 throw new IllegalArgumentException("connectString is required; give host:port[,host:port...]");
             }
-            LeaseEngine.Settings settings = new LeaseEngine.Settings(operationTimeout, maxRecheck).withEvents(events);
+            LeaseEngine.Settings settings = engineSettings();
             int slash = connectString.indexOf('/');
             if (slash >= 0 && !chroot.isEmpty()) {
                 throw new IllegalArgumentException("the connect string already has a chroot ("
@@ -227,7 +194,7 @@ public final class ZooKeeperLocks {
                             new NodeFailure(ensemble, NodeFailure.Kind.TIMED_OUT, null));
                 }
                 checkChroot(curator, full, ensemble);
-                LockPaths.ensureRoot(curator, ensemble, operationTimeout);
+                LockPaths.ensureRoot(curator, ensemble, operationTimeout());
             } catch (InterruptedException interrupted) {
                 curator.close();
                 Thread.currentThread().interrupt();
