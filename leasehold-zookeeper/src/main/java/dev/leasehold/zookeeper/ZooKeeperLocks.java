@@ -11,6 +11,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -95,6 +96,7 @@ public final class ZooKeeperLocks {
         private String chroot = "";
         private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private byte[] digest;
 
         private Builder() {
         }
@@ -144,6 +146,29 @@ public final class ZooKeeperLocks {
             return this;
         }
 
+        /**
+         * Authenticates the session with ZooKeeper's {@code digest} scheme as {@code user}, and
+         * creates every node (the lock directories and each acquisition's node) with the ACL
+         * {@code auth} / all permissions: only sessions authenticated as the same user can read,
+         * queue on, or delete them. Every client sharing locks must use the same user. A session
+         * without it (or with a wrong password, which ZooKeeper does not refuse at login but never
+         * matches) gets {@link LockUnavailableException} with {@code AUTHENTICATION} at its first
+         * acquire. Nodes that already exist keep their ACLs. The password is never logged.
+         *
+         * @throws IllegalArgumentException if the user is null, empty or holds {@code :}, or the
+         *                                  password is null or empty
+         */
+        public Builder digest(String user, String password) {
+            if (user == null || user.isEmpty() || user.indexOf(':') >= 0) {
+                throw new IllegalArgumentException("digest user must be a non-empty name without ':'");
+            }
+            if (password == null || password.isEmpty()) {
+                throw new IllegalArgumentException("digest password must not be null or empty");
+            }
+            this.digest = (user + ":" + password).getBytes(StandardCharsets.UTF_8);
+            return this;
+        }
+
         /** How long {@link #build()} waits for a first connection (default 10 s). */
         public Builder connectTimeout(Duration connectTimeout) {
             this.connectTimeout = Args.within("connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(5));
@@ -172,7 +197,11 @@ public final class ZooKeeperLocks {
             String ensemble = "zookeeper://" + full;
             CuratorFramework curator;
             try {
-                curator = CuratorFrameworkFactory.builder()
+                CuratorFrameworkFactory.Builder framework = CuratorFrameworkFactory.builder();
+                if (digest != null) {
+                    framework.authorization("digest", digest).aclProvider(new DigestAcls());
+                }
+                curator = framework
                         .connectString(full)
                         .sessionTimeoutMs(Math.toIntExact(sessionTimeout.toMillis()))
                         .connectionTimeoutMs(Math.toIntExact(Math.min(connectTimeout.toMillis(), sessionTimeout.toMillis())))
