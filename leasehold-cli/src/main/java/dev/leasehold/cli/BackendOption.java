@@ -22,11 +22,14 @@ import java.util.stream.Collectors;
 /**
  * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run} and
  * {@code inspect}: Redis through {@link RedisOption} (the default), a ZooKeeper ensemble, or an etcd
- * cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR} environment variable.
+ * cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR} environment variable; ZooKeeper's
+ * digest credentials come from {@value #ZOOKEEPER_DIGEST_ENV_VAR} ({@code user:password}).
  */
 final class BackendOption {
 
     static final String ETCD_ENV_VAR = "LEASEHOLD_ETCD_ENDPOINTS";
+    /** {@code user:password} for ZooKeeper's digest scheme; an environment variable, so no password shows in {@code ps}. */
+    static final String ZOOKEEPER_DIGEST_ENV_VAR = "LEASEHOLD_ZOOKEEPER_DIGEST";
 
     /** The backends the command line reaches. */
     enum Backend { redis, zookeeper, etcd }
@@ -39,7 +42,8 @@ final class BackendOption {
     private Backend backend;
 
     @Option(names = "--endpoints", paramLabel = "ENDPOINTS",
-            description = "For --backend zookeeper: host:port[,host:port...][/chroot]. For --backend etcd:"
+            description = "For --backend zookeeper: host:port[,host:port...][/chroot] (digest credentials from $"
+                    + ZOOKEEPER_DIGEST_ENV_VAR + "=user:password). For --backend etcd:"
                     + " http://host:port[,http://host:port...], default $" + ETCD_ENV_VAR + ".")
     private String endpoints;
 
@@ -84,9 +88,20 @@ final class BackendOption {
             throw new ParameterException(spec.commandLine(), "--backend zookeeper needs --endpoints"
                     + " host:port[,host:port...][/chroot]");
         }
+        ZooKeeperLocks.Builder builder = ZooKeeperLocks.builder();
+        String digest = System.getenv(ZOOKEEPER_DIGEST_ENV_VAR);
+        if (digest != null) {
+            int colon = digest.indexOf(':');
+            try {
+                builder.digest(colon < 0 ? "" : digest.substring(0, colon), digest.substring(colon + 1));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "$" + ZOOKEEPER_DIGEST_ENV_VAR
+                        + " must be user:password, with a user and a password");
+            }
+        }
         ZooKeeperLockClient client;
         try {
-            client = ZooKeeperLocks.connect(endpoints);
+            client = builder.connectString(endpoints).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }

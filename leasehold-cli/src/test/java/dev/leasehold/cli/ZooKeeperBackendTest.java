@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,8 +89,49 @@ class ZooKeeperBackendTest {
         assertThat(missingChroot.stderr()).contains("chroot /no-such-chroot does not exist");
     }
 
+    /** With $LEASEHOLD_ZOOKEEPER_DIGEST, the lock's nodes are the user's: a session without it may not see them. */
+    @Test
+    void digestCredentialsFromTheEnvironmentProtectTheLock() {
+        String secret = "zk-cli-digest-secret";
+        Map<String, String> env = Map.of(BackendOption.ZOOKEEPER_DIGEST_ENV_VAR, "ops:" + secret);
+        CliProcess holder = run(env, "run", "zk-digest-job", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString(), "--", "sh", "-c", "echo held > held; while [ ! -e go ]; do sleep 0.05; done");
+        Processes.awaitLine(dir.resolve("held"), Duration.ofSeconds(20));
+
+        CliProcess withDigest = run(env, "inspect", "zk-digest-job", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString());
+        assertThat(withDigest.awaitExit(EXIT_TIMEOUT)).as("stderr: %s", withDigest.stderr()).isZero();
+        assertThat(withDigest.stdout()).contains("zk-digest-job").doesNotContain("none (free)");
+
+        CliProcess anonymous = run("inspect", "zk-digest-job", "--backend", "zookeeper", "--endpoints",
+                zookeeper.getConnectString());
+        assertThat(anonymous.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(anonymous.stderr()).contains("credentials").doesNotContain(secret);
+
+        CliProcess malformed = run(Map.of(BackendOption.ZOOKEEPER_DIGEST_ENV_VAR, secret), "inspect", "zk-digest-job",
+                "--backend", "zookeeper", "--endpoints", zookeeper.getConnectString());
+        assertThat(malformed.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(malformed.stderr()).contains("user:password").doesNotContain(secret);
+
+        touch(dir.resolve("go"));
+        assertThat(holder.awaitExit(EXIT_TIMEOUT)).isZero();
+        assertThat(holder.stdout() + holder.stderr()).doesNotContain(secret);
+    }
+
+    private static void touch(Path file) {
+        try {
+            Files.createFile(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private CliProcess run(String... args) {
-        CliProcess process = CliProcess.start(dir, Map.of(), args);
+        return run(Map.of(), args);
+    }
+
+    private CliProcess run(Map<String, String> env, String... args) {
+        CliProcess process = CliProcess.start(dir, env, args);
         started.add(process);
         return process;
     }
