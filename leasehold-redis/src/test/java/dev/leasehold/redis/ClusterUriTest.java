@@ -35,6 +35,19 @@ class ClusterUriTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database 0");
     }
 
+    /** Lettuce reads a database from the query too ({@code ?database=N}, {@code ?db=N}): a Cluster has only 0. */
+    @Test
+    void aDatabaseInTheQueryIsRefusedLikeOneInThePath() {
+        for (String query : new String[] {"?database=3", "?db=3", "?timeout=5s&database=3"}) {
+            assertThatThrownBy(() -> RedisLocks.builder().uri("redis-cluster://:" + SECRET + "@h1:7000,h2:7001" + query))
+                    .as(query).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database 0")
+                    .hasMessageNotContaining(SECRET);
+        }
+        assertThatThrownBy(() -> RedisLocks.builder().cluster("redis://h1:7000/3"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("database 0");
+        RedisLocks.builder().uri("redis-cluster://h1:7000?database=0");
+    }
+
     @Test
     void aClusterSeedInTheClusterFormIsRefusedByCluster() {
         assertThatThrownBy(() -> RedisLocks.builder().cluster("redis-cluster://h1:7000"))
