@@ -6,7 +6,6 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.convert.TypeDescriptor;
-import org.springframework.expression.EvaluationException;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.SpelNode;
@@ -98,7 +97,8 @@ final class LockNameExpression {
             // SpEL writes a null joined with + as "null"; only then is it worth finding the operand.
             joinedNull = name == null || !name.contains("null") ? null
                     : nullJoined(expression.getAST(), new ExpressionState(context), false);
-        } catch (EvaluationException e) {
+        } catch (RuntimeException e) {
+            // Not only EvaluationException: SpEL rethrows what a called method threw as it is.
             throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method)
                     + " could not be evaluated: " + e.getMessage(), e);
         }

@@ -45,6 +45,17 @@ class LockNameNullTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("order:null");
     }
 
+    /**
+     * A method of the expression that throws on the null (SpEL rethrows its exception as it is) is the
+     * expression failing: an IllegalArgumentException naming the method and the expression.
+     */
+    @Test
+    void aMethodThatThrowsOnTheNullIsTheExpressionFailing() {
+        assertThatThrownBy(() -> evaluate("byId", "'order:'.concat(#id)", (Object) null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Service.byId(Long)")
+                .hasMessageContaining("'order:'.concat(#id)").hasCauseInstanceOf(NullPointerException.class);
+    }
+
     /** The ternary keeps the null id out of the name; "null" comes from the tenant's own name. */
     @Test
     void aNameContainingNullFromANonNullArgumentIsAccepted() {
