@@ -44,6 +44,23 @@ class StopWhileInterruptedTest {
         }
     }
 
+    /** A restart on an interrupted thread (a retry loop after a cancel) either starts the server or fails at once. */
+    @Test
+    void postgresRestartsOnAnInterruptedThread() {
+        try (PostgresServer postgres = PostgresServer.start()) {
+            postgres.stop();
+            Thread.currentThread().interrupt();
+            long started = System.nanoTime();
+            try {
+                postgres.restart();
+            } finally {
+                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
+                assertThat((System.nanoTime() - started) / 1_000_000).as("restart() took ms").isLessThan(10_000);
+            }
+            assertThat(postgres.isAlive()).isTrue();
+        }
+    }
+
     @Test
     void postgresKillEndsEveryProcess() {
         try (PostgresServer postgres = PostgresServer.start()) {
