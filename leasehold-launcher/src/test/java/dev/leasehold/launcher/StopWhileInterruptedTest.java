@@ -30,6 +30,37 @@ class StopWhileInterruptedTest {
         }
     }
 
+    /** stop() resumes a paused server first (a stopped process cannot act on SIGTERM): that too on an interrupted thread. */
+    @Test
+    void aPausedRedisServerStopsGracefully() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            server.pause();
+            Thread.currentThread().interrupt();
+            try {
+                server.stop();
+            } finally {
+                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
+            }
+            assertThat(server.isAlive()).isFalse();
+            assertThat(server.logTail(20)).contains("ready to exit");
+        }
+    }
+
+    @Test
+    void aPausedPostgresStopsGracefully() {
+        try (PostgresServer postgres = PostgresServer.start()) {
+            postgres.pause();
+            Thread.currentThread().interrupt();
+            try {
+                postgres.stop();
+            } finally {
+                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
+            }
+            assertThat(postgres.isAlive()).isFalse();
+            assertThat(postgres.logTail(20)).as("a fast shutdown, not a crash").contains("fast shutdown request");
+        }
+    }
+
     @Test
     void postgresStopsGracefully() {
         try (PostgresServer postgres = PostgresServer.start()) {
