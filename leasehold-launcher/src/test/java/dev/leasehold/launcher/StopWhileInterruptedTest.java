@@ -2,13 +2,15 @@ package dev.leasehold.launcher;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code stop()} and {@code kill()} on an interrupted thread (a test's cleanup after a timeout, a
- * cancelled task) do what they say, as {@code close()} does, and keep the interrupt: a graceful stop
- * stays graceful rather than turning into a crash, and a restart afterwards finds the server's data.
+ * {@code stop()}, {@code kill()} and {@code restart()} on an interrupted thread (a test's cleanup after
+ * a timeout, a cancelled task) do what they say, as {@code close()} does, and keep the interrupt: a
+ * graceful stop stays graceful, also of a paused server, rather than failing or turning into a crash.
  */
 class StopWhileInterruptedTest {
 
@@ -17,77 +19,34 @@ class StopWhileInterruptedTest {
         Thread.interrupted();
     }
 
-    @Test
-    void redisServerStopsGracefullyAndRestarts() {
+    @ParameterizedTest(name = "paused: {0}")
+    @ValueSource(booleans = {false, true})
+    void redisServerStopsGracefully(boolean paused) {
         try (RedisServer server = RedisServer.builder().start()) {
-            Thread.currentThread().interrupt();
-            server.stop();
-            assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
+            if (paused) {
+                server.pause();
+            }
+            interrupted(server::stop);
             assertThat(server.isAlive()).isFalse();
             assertThat(server.logTail(20)).contains("ready to exit");
-            server.restart();
+            interrupted(server::restart);
             assertThat(server.command("PING")).isEqualTo("PONG");
         }
     }
 
-    /** stop() resumes a paused server first (a stopped process cannot act on SIGTERM): that too on an interrupted thread. */
-    @Test
-    void aPausedRedisServerStopsGracefully() {
-        try (RedisServer server = RedisServer.builder().start()) {
-            server.pause();
-            Thread.currentThread().interrupt();
-            try {
-                server.stop();
-            } finally {
-                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
-            }
-            assertThat(server.isAlive()).isFalse();
-            assertThat(server.logTail(20)).contains("ready to exit");
-        }
-    }
-
-    @Test
-    void aPausedPostgresStopsGracefully() {
+    @ParameterizedTest(name = "paused: {0}")
+    @ValueSource(booleans = {false, true})
+    void postgresStopsGracefully(boolean paused) {
         try (PostgresServer postgres = PostgresServer.start()) {
-            postgres.pause();
-            Thread.currentThread().interrupt();
-            try {
-                postgres.stop();
-            } finally {
-                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
+            if (paused) {
+                postgres.pause();
             }
+            interrupted(postgres::stop);
             assertThat(postgres.isAlive()).isFalse();
             assertThat(postgres.logTail(20)).as("a fast shutdown, not a crash").contains("fast shutdown request");
-        }
-    }
-
-    @Test
-    void postgresStopsGracefully() {
-        try (PostgresServer postgres = PostgresServer.start()) {
-            Thread.currentThread().interrupt();
-            try {
-                postgres.stop();
-            } finally {
-                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
-            }
-            assertThat(postgres.isAlive()).isFalse();
-            assertThat(postgres.logTail(20)).as("a fast shutdown, not a crash").contains("fast shutdown request");
-        }
-    }
-
-    /** A restart on an interrupted thread (a retry loop after a cancel) either starts the server or fails at once. */
-    @Test
-    void postgresRestartsOnAnInterruptedThread() {
-        try (PostgresServer postgres = PostgresServer.start()) {
-            postgres.stop();
-            Thread.currentThread().interrupt();
             long started = System.nanoTime();
-            try {
-                postgres.restart();
-            } finally {
-                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
-                assertThat((System.nanoTime() - started) / 1_000_000).as("restart() took ms").isLessThan(10_000);
-            }
+            interrupted(postgres::restart);
+            assertThat((System.nanoTime() - started) / 1_000_000).as("restart() took ms").isLessThan(10_000);
             assertThat(postgres.isAlive()).isTrue();
         }
     }
@@ -96,13 +55,18 @@ class StopWhileInterruptedTest {
     void postgresKillEndsEveryProcess() {
         try (PostgresServer postgres = PostgresServer.start()) {
             long pid = postgres.pid();
-            Thread.currentThread().interrupt();
-            try {
-                postgres.kill();
-            } finally {
-                assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
-            }
+            interrupted(postgres::kill);
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
+        }
+    }
+
+    /** Runs {@code action} on this thread with its interrupt flag set, and checks the flag is still set after. */
+    private static void interrupted(Runnable action) {
+        Thread.currentThread().interrupt();
+        try {
+            action.run();
+        } finally {
+            assertThat(Thread.interrupted()).as("interrupt kept for the caller").isTrue();
         }
     }
 }
