@@ -168,35 +168,41 @@ public final class PostgresServer implements AutoCloseable {
      * Kills the postmaster and every backend with SIGKILL (a crash) and waits until all are gone;
      * does nothing if nothing runs. Works on a paused server too.
      *
-     * @throws IllegalStateException if a process survives 10 s
+     * @throws IllegalStateException if a process survives 10 s (an interrupt does not cut the wait short)
      */
     public void kill() {
-        Process current = process;
-        ProcessTree.killAndWait(current.toHandle(), frozen, EXIT_TIMEOUT);
-        awaitExit(current);
-        frozen = List.of();
+        // On an interrupted thread each kill(1) it runs would fail: the root, left unfrozen, could fork.
+        Uninterruptibly.run(() -> {
+            Process current = process;
+            ProcessTree.killAndWait(current.toHandle(), frozen, EXIT_TIMEOUT);
+            awaitExit(current);
+            frozen = List.of();
+        });
     }
 
     /**
      * Stops the server gracefully (SIGINT: the fast shutdown, which ends open sessions), resuming it
      * first if paused; waits for every process of it to exit. Does nothing if it is not running.
      *
-     * @throws IllegalStateException if it does not exit within 10 s (it is then killed)
+     * @throws IllegalStateException if it does not exit within 10 s (it is then killed); an interrupt does
+     *     not cut the wait short, nor turn the stop into a kill
      */
     public void stop() {
         Process current = process;
         if (!current.isAlive()) {
             return;
         }
-        if (!frozen.isEmpty()) {
-            resume();
-        }
-        try {
-            ProcessTree.send("INT", List.of(current.toHandle()));
-            awaitExit(current);
-        } finally {
-            kill();
-        }
+        Uninterruptibly.run(() -> {
+            if (!frozen.isEmpty()) {
+                resume();
+            }
+            try {
+                ProcessTree.send("INT", List.of(current.toHandle()));
+                awaitExit(current);
+            } finally {
+                kill();
+            }
+        });
     }
 
     /**

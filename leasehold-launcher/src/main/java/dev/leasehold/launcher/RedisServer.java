@@ -146,17 +146,20 @@ public final class RedisServer implements AutoCloseable {
         if (!current.isAlive()) {
             return;
         }
-        if (paused) {
-            resume();
-        }
-        // Process.destroy() is SIGTERM on POSIX, and unlike kill(1) never hits a recycled pid.
-        current.destroy();
-        try {
-            RedisLauncher.awaitExit(current);
-        } catch (IllegalStateException e) {
-            current.destroyForcibly();
-            throw e;
-        }
+        // On an interrupted thread the kill(1) of resume() would fail and leave the server paused.
+        Uninterruptibly.run(() -> {
+            if (paused) {
+                resume();
+            }
+            // Process.destroy() is SIGTERM on POSIX, and unlike kill(1) never hits a recycled pid.
+            current.destroy();
+            try {
+                RedisLauncher.awaitExit(current);
+            } catch (IllegalStateException e) {
+                current.destroyForcibly();
+                throw e;
+            }
+        });
     }
 
     /**

@@ -118,7 +118,8 @@ public final class RedisLocks {
          * {@link dev.leasehold.redis.internal.LockKeys}); renewals are batched per slot; waiters use
          * sharded pub/sub when every master runs Redis 7 or later. Replaces a {@link #uri} given before.
          *
-         * @throws IllegalArgumentException if no seed is given, or one is null, malformed or a Sentinel URI
+         * @throws IllegalArgumentException if no seed is given, or one is null, malformed, a Sentinel URI
+         *                                  or names a database other than 0 (in its path or query)
          */
         public Builder cluster(String... seedUris) {
             if (seedUris == null || seedUris.length == 0) {
@@ -130,6 +131,11 @@ public final class RedisLocks {
                 if (parsed.sentinel()) {
                     throw new IllegalArgumentException("a Cluster seed must be a redis:// or rediss:// URI of a Cluster "
                             + "node, not a Sentinel URI; use uri(...) for a Sentinel group");
+                }
+                if (parsed.uri().getDatabase() != 0) {
+                    // Lettuce reads it from the path and from ?database= or ?db=; each would be ignored.
+                    throw new IllegalArgumentException("a Cluster seed takes no database (a Cluster has only database 0): "
+                            + "drop the /N path and any database= or db= query option");
                 }
                 seeds.add(parsed);
             }

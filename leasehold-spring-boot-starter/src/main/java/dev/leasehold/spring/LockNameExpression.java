@@ -5,15 +5,19 @@ import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.EvaluationException;
+import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.Elvis;
 import org.springframework.expression.spel.ast.OpPlus;
+import org.springframework.expression.spel.ast.Ternary;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 
 import java.lang.reflect.Method;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -29,15 +33,11 @@ final class LockNameExpression {
     private final Method method;
     private final String text;
     private final SpelExpression expression;
-    /** Variables the expression joins into a string with {@code +}, where SpEL turns null into "null". */
-    private final Set<String> concatenated;
 
     private LockNameExpression(Method method, String text, SpelExpression expression) {
         this.method = method;
         this.text = text;
         this.expression = expression;
-        this.concatenated = new TreeSet<>();
-        collectConcatenated(expression.getAST(), concatenated);
     }
 
     /** The root object of the evaluation: {@code #root.method}, {@code #root.target}, {@code #root.args}. */
@@ -81,7 +81,7 @@ final class LockNameExpression {
      * The lock name for one call.
      *
      * @throws IllegalArgumentException if the expression fails or yields null or a blank name, or
-     *         joins a null argument into the name with {@code +} (SpEL would write "null", and every
+     *         joins a null value into the name with {@code +} (SpEL would write "null", and every
      *         such call would share one lock); the message names the method and the expression
      */
     String evaluate(Object target, Object[] args, BeanFactory beanFactory) {
@@ -91,9 +91,14 @@ final class LockNameExpression {
             context.setBeanResolver(new BeanFactoryResolver(beanFactory));
         }
         String name;
+        SpelNode joinedNull;
         try {
             name = expression.getValue(context, String.class);
-        } catch (EvaluationException e) {
+            // SpEL writes a null joined with + as "null"; only then is it worth finding the operand.
+            joinedNull = name == null || !name.contains("null") ? null
+                    : nullJoined(expression.getAST(), new ExpressionState(context), false);
+        } catch (RuntimeException e) {
+            // Not only EvaluationException: SpEL rethrows what a called method threw as it is.
             throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method)
                     + " could not be evaluated: " + e.getMessage(), e);
         }
@@ -101,17 +106,41 @@ final class LockNameExpression {
             throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method) + " gave "
                     + (name == null ? "null" : "a blank name") + " for this call; the method did not run");
         }
-        if (name.contains("null")) {
-            for (String variable : concatenated) {
-                if (context.lookupVariable(variable) == null) {
-                    throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method)
-                            + ": #" + variable + " is null for this call, so the name would be '" + name
-                            + "', shared by every such call; the method did not run (to lock such calls on purpose, "
-                            + "name the case: (#" + variable + " ?: 'none'))");
-                }
-            }
+        if (joinedNull != null) {
+            String operand = joinedNull.toStringAST();
+            throw new IllegalArgumentException("@Locked(name = \"" + text + "\") on " + describe(method)
+                    + ": " + operand + " is null for this call, so the name would be '" + name
+                    + "', shared by every such call; the method did not run (to lock such calls on purpose, "
+                    + "name the case: (" + operand + " ?: 'none'))");
         }
         return name;
+    }
+
+    /**
+     * The first operand that a {@code +} evaluated on this call joins as null, or null if none: follows
+     * the branch each {@code ?:} and {@code ? :} took, so a null kept out of the name by a condition
+     * is not one. Operands are evaluated again, as the whole expression just was.
+     */
+    private static SpelNode nullJoined(SpelNode node, ExpressionState state, boolean joined) {
+        if (node instanceof OpPlus && node.getChildCount() == 2) {
+            for (int i = 0; i < 2; i++) {
+                SpelNode found = nullJoined(node.getChild(i), state, true);
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        }
+        if (node instanceof Ternary) {
+            Object condition = state.convertValue(node.getChild(0).getValue(state), TypeDescriptor.valueOf(Boolean.class));
+            return nullJoined(node.getChild(Boolean.TRUE.equals(condition) ? 1 : 2), state, joined);
+        }
+        if (node instanceof Elvis) {
+            Object value = node.getChild(0).getValue(state);
+            boolean missing = value == null || "".equals(value) || (value instanceof Optional<?> optional && optional.isEmpty());
+            return nullJoined(node.getChild(missing ? 1 : 0), state, joined);
+        }
+        return joined && node.getValue(state) == null ? node : null;
     }
 
     /** {@code Type.method(ParamType, ...)}, for messages. */
@@ -136,16 +165,6 @@ final class LockNameExpression {
             known.addAll(Set.of(names));
         }
         return known;
-    }
-
-    private static void collectConcatenated(SpelNode node, Set<String> into) {
-        for (int i = 0; i < node.getChildCount(); i++) {
-            SpelNode child = node.getChild(i);
-            if (node instanceof OpPlus && child instanceof VariableReference) {
-                into.add(child.toStringAST().substring(1));
-            }
-            collectConcatenated(child, into);
-        }
     }
 
     private static void collectVariables(SpelNode node, Set<String> into) {

@@ -57,7 +57,7 @@ public @interface Locked {
      * Spring Boot's build plugins do) and by position ({@code #p0}, {@code #a0}); {@code #root.method}
      * and {@code #root.target} are the method and the bean; {@code @name} refers to a bean. A constant
      * name is a string literal: {@code "'nightly-report'"}. A call whose name evaluates to null or
-     * blank, or that joins a null argument into the name with {@code +} ({@code "'order:' + #id"}
+     * blank, or that joins a null value (an argument, {@code #order.id}) into the name with {@code +} ({@code "'order:' + #id"}
      * with a null {@code id}, which SpEL would write as {@code order:null}), throws
      * {@link IllegalArgumentException} without running the method; {@code (#id ?: 'none')} names
      * that case on purpose.

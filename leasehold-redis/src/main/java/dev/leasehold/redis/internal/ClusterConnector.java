@@ -30,10 +30,11 @@ public final class ClusterConnector {
     private ClusterConnector() {
     }
 
-    /** {@code redis-cluster://h1:p1,h2:p2}: the seeds, without credentials. */
+    /** {@code redis-cluster://h1:p1,h2:p2} ({@code rediss-cluster://} with TLS): the seeds, without credentials. */
     public static String describe(List<RedisEndpoint> seeds) {
-        return "redis-cluster://" + seeds.stream().map(e -> e.uri().getHost() + ":" + e.uri().getPort())
-                .collect(Collectors.joining(","));
+        boolean tls = seeds.stream().anyMatch(e -> e.uri().isSsl());
+        return (tls ? "rediss-cluster://" : "redis-cluster://")
+                + seeds.stream().map(e -> e.uri().getHost() + ":" + e.uri().getPort()).collect(Collectors.joining(","));
     }
 
     /**

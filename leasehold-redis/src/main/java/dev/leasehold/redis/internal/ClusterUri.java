@@ -35,16 +35,15 @@ public final class ClusterUri {
         }
         boolean tls = text.startsWith(TLS);
         String rest = text.substring(tls ? TLS.length() : PLAIN.length());
-        int at = rest.lastIndexOf('@');
-        String userInfo = at < 0 ? "" : rest.substring(0, at + 1);
-        String hosts = rest.substring(at + 1);
-        String query = "";
-        int question = hosts.indexOf('?');
-        if (question >= 0) {
-            query = hosts.substring(question);
-            hosts = hosts.substring(0, question);
-        }
-        if (hosts.indexOf('/') >= 0 || hosts.indexOf('#') >= 0) {
+        // As in any URI, the query starts at the first '?' and the credentials end at the last '@'
+        // before it: a query may hold an '@' (a client name), a password must encode '?' anyway.
+        int question = rest.indexOf('?');
+        String authority = question < 0 ? rest : rest.substring(0, question);
+        String query = question < 0 ? "" : rest.substring(question);
+        int at = authority.lastIndexOf('@');
+        String userInfo = authority.substring(0, at + 1);
+        String hosts = authority.substring(at + 1);
+        if (hosts.indexOf('/') >= 0 || hosts.indexOf('#') >= 0 || query.indexOf('#') >= 0) {
             throw new IllegalArgumentException("a Cluster URI takes no database, path or '#' (a Cluster has only "
                     + "database 0): use redis-cluster://[user:password@]host:port[,host:port...]");
         }
