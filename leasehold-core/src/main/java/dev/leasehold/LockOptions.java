@@ -119,9 +119,9 @@ public final class LockOptions {
      * acquire and renewal costs one more round trip, which lasts as long as the slowest of the
      * {@code replicas} fastest replicas.
      *
-     * <p>Honoured by the Redis backend on a single server or behind Sentinel; a Redis Cluster
-     * client refuses these options with an {@link IllegalArgumentException}; backends without
-     * asynchronous replicas (consensus stores) do not need it and ignore it.
+     * <p>Honoured by the Redis backend on a single server, behind Sentinel and on a Cluster (where
+     * the lock's master waits for its own replicas); backends without asynchronous replicas
+     * (consensus stores) do not need it and ignore it.
      *
      * @throws IllegalArgumentException if replicas is outside [1, {@value #MAX_REPLICA_ACKS}] or the
      *                                  timeout is null or outside [1 ms, {@link #MAX_REPLICA_ACK_TIMEOUT}]

@@ -20,7 +20,7 @@ import java.util.Map;
 /**
  * Leasehold against Redisson's {@code RLock} on the Redis deployments teams run, on the same servers
  * in one run: a master with one replica behind three Sentinels, and a Cluster of three masters with
- * one replica each. On Sentinel a third peer takes Leasehold's lock with {@code withReplicaAck(1, 1 s)},
+ * one replica each. On both, a third peer takes Leasehold's lock with {@code withReplicaAck(1, 1 s)},
  * which prices replica acknowledgement per acquire. The rows and the method are {@link PeerBench}'s.
  *
  * <p>Redisson 4 follows every lock command with {@code WAIT} for the replicas it knows, outside a
@@ -85,12 +85,16 @@ public final class DeploymentBench {
         Deployment cluster;
         try (RedisClusterGroup nodes = RedisClusterGroup.start(3, 1)) {
             List<String> seeds = nodes.seedUris();
+            String[] seedArray = seeds.toArray(String[]::new);
             List<Peer> peers = List.of(
-                    new Peer(LEASEHOLD, () -> new LeaseholdAdapter(RedisLocks.connectCluster(seeds.toArray(String[]::new)),
+                    new Peer(LEASEHOLD, () -> new LeaseholdAdapter(RedisLocks.connectCluster(seedArray),
                             LockOptions.watchdog(TTL), LEASEHOLD)),
+                    new Peer(LEASEHOLD_ACK, () -> new LeaseholdAdapter(RedisLocks.connectCluster(seedArray),
+                            LockOptions.watchdog(TTL).withReplicaAck(1, ACK_TIMEOUT), LEASEHOLD_ACK)),
                     new Peer(REDISSON, () -> RedissonAdapter.using(RedissonClients.cluster(seeds, TTL), REDISSON)));
             Table table = PeerBench.measure("Cluster: three masters, one replica each", settings, peers);
-            cluster = new Deployment(table, List.of(new Ratio(LEASEHOLD, REDISSON)),
+            cluster = new Deployment(table, List.of(new Ratio(LEASEHOLD, REDISSON), new Ratio(LEASEHOLD_ACK, REDISSON),
+                    new Ratio(LEASEHOLD_ACK, LEASEHOLD)),
                     waits(peers, nodes.nodes().stream().filter(DeploymentBench::isMaster).toList()));
         }
         return List.of(sentinel, cluster);

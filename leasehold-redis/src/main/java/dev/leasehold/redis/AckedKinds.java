@@ -34,8 +34,8 @@ final class AckedKinds implements AutoCloseable {
     /**
      * {@code plain} itself when the options ask for no acknowledgement, else its replica-ack twin.
      *
-     * @throws IllegalArgumentException if options is null, the deployment is a Cluster, or the
-     *                                  acknowledgement timeout is not shorter than the operation timeout
+     * @throws IllegalArgumentException if options is null, or the acknowledgement timeout is not
+     *                                  shorter than the operation timeout
      * @throws dev.leasehold.LockUnavailableException if the replica-ack connection cannot be opened
      */
     LockProtocol protocol(RedisProtocol plain, LockOptions options) {
@@ -49,7 +49,7 @@ final class AckedKinds implements AutoCloseable {
                     + "and the WAIT together");
         }
         return protocols.computeIfAbsent(new Key(plain.getClass(), ack),
-                key -> new ReplicaAckProtocol(twin(plain), ackServer.commands(), ack));
+                key -> new ReplicaAckProtocol(twin(plain), ackServer.deployment(), ack));
     }
 
     /** The kind of {@code plain} on the replica-ack connection. */
@@ -72,12 +72,7 @@ final class AckedKinds implements AutoCloseable {
             throw new IllegalStateException("the client is closed");
         }
         if (ackServer == null) {
-            try {
-                connection = server.deployment().dedicated();
-            } catch (UnsupportedOperationException cluster) {
-                throw new IllegalArgumentException("withReplicaAck is not supported on a Redis Cluster client: "
-                        + cluster.getMessage() + "; use it on a single server or behind Sentinel");
-            }
+            connection = server.deployment().dedicated();
             ackServer = new RedisProtocol.Server(connection, server.scripts(), server.channels(),
                     server.fenceRetention(), server.waiterRegistration());
         }

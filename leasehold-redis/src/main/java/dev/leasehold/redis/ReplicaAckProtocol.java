@@ -9,7 +9,8 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.RedisDeployment;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -18,22 +19,23 @@ import java.util.concurrent.CompletableFuture;
  * A lock kind's protocol whose acquires and renewals count only once enough replicas have them
  * ({@link LockOptions#withReplicaAck}): each granted acquire and each successful renewal is
  * followed by {@code WAIT replicas timeout} on the same connection, which covers every write that
- * connection sent before. The connection is this client's replica-ack connection, not the shared
- * one: {@code WAIT} blocks the connection it is sent on, and would stall every other caller.
+ * connection sent before. The connection is this client's replica-ack connection (on a Cluster, its
+ * connection to the lock's master), not the shared one: {@code WAIT} blocks the connection it is
+ * sent on, and would stall every other caller.
  */
 final class ReplicaAckProtocol implements LockProtocol {
 
     private final LockProtocol inner;
-    private final RedisClusterAsyncCommands<String, String> commands;
+    private final RedisDeployment connection;
     private final LockOptions.ReplicaAck ack;
 
     /**
-     * @param inner    the kind's protocol on the replica-ack connection
-     * @param commands that connection
+     * @param inner      the kind's protocol on the replica-ack connection
+     * @param connection that connection
      */
-    ReplicaAckProtocol(LockProtocol inner, RedisClusterAsyncCommands<String, String> commands, LockOptions.ReplicaAck ack) {
+    ReplicaAckProtocol(LockProtocol inner, RedisDeployment connection, LockOptions.ReplicaAck ack) {
         this.inner = inner;
-        this.commands = commands;
+        this.connection = connection;
         this.ack = ack;
     }
 
@@ -59,7 +61,7 @@ final class ReplicaAckProtocol implements LockProtocol {
             if (!(attempt instanceof Attempt.Acquired)) {
                 return CompletableFuture.completedFuture(attempt);
             }
-            return acknowledged().thenCompose(acks -> acks >= ack.replicas()
+            return acknowledged(request.name()).thenCompose(acks -> acks >= ack.replicas()
                     ? CompletableFuture.completedFuture(attempt)
                     : inner.release(request.name(), request.holder()).<Attempt>handle((released, error) -> {
                         throw tooFew("the acquire of '" + request.name() + "'", acks, "it was released");
@@ -72,7 +74,7 @@ final class ReplicaAckProtocol implements LockProtocol {
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         return inner.renew(name, holder, ttl).thenCompose(extended -> !extended
                 ? CompletableFuture.completedFuture(false)
-                : acknowledged().thenApply(acks -> {
+                : acknowledged(name).thenApply(acks -> {
                     if (acks < ack.replicas()) {
                         throw tooFew("the renewal of '" + name + "'", acks, "it does not count");
                     }
@@ -80,8 +82,8 @@ final class ReplicaAckProtocol implements LockProtocol {
                 }));
     }
 
-    private CompletableFuture<Long> acknowledged() {
-        return commands.waitForReplication(ack.replicas(), ack.timeout().toMillis()).toCompletableFuture();
+    private CompletableFuture<Long> acknowledged(String name) {
+        return connection.waitForReplicas(LockKeys.of(name).lock(), ack.replicas(), ack.timeout());
     }
 
     private LockUnavailableException tooFew(String operation, long acks, String consequence) {

@@ -107,12 +107,14 @@ class ClusterContractTest extends DeploymentContract {
         }
     }
 
+    /** Without replicas, an acknowledged acquire cannot be: a typed error, and nothing left held. */
     @Test
-    void replicaAcknowledgementIsRefusedOnACluster() {
+    void replicaAcknowledgementWithoutReplicasFailsAndLeavesNothingHeld() {
         try (LockClient client = connectDeployment()) {
             assertThatThrownBy(() -> client.lock("ack:cluster", LockOptions.defaults()
-                    .withReplicaAck(1, Duration.ofMillis(100))))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Cluster");
+                    .withReplicaAck(1, Duration.ofMillis(100))).acquire(Duration.ofMillis(300)))
+                    .isInstanceOf(LockUnavailableException.class).hasMessageContaining("acknowledged by 0 replica(s)");
+            assertThat(cluster.masterOf(cluster.slotOf("ack:cluster")).command("EXISTS", "ack:cluster")).isEqualTo(0L);
         }
     }
 

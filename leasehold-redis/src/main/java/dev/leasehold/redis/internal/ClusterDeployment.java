@@ -27,6 +27,7 @@ public final class ClusterDeployment implements RedisDeployment {
     private final StatefulRedisClusterConnection<String, String> connection;
     private final boolean sharded;
     private final Duration commandTimeout;
+    private final boolean ownsClient;
 
     /**
      * @param sharded        whether every node supports sharded pub/sub (Redis 7 or later)
@@ -35,11 +36,18 @@ public final class ClusterDeployment implements RedisDeployment {
     public ClusterDeployment(RedisClusterClient client, String description,
                              StatefulRedisClusterConnection<String, String> connection, boolean sharded,
                              Duration commandTimeout) {
+        this(client, description, connection, sharded, commandTimeout, commandTimeout != null);
+    }
+
+    private ClusterDeployment(RedisClusterClient client, String description,
+                              StatefulRedisClusterConnection<String, String> connection, boolean sharded,
+                              Duration commandTimeout, boolean ownsClient) {
         this.client = client;
         this.description = description;
         this.connection = connection;
         this.sharded = sharded;
         this.commandTimeout = commandTimeout;
+        this.ownsClient = ownsClient;
     }
 
     @Override
@@ -80,10 +88,30 @@ public final class ClusterDeployment implements RedisDeployment {
         });
     }
 
+    /** A second cluster connection: its node connections are its own, so a {@code WAIT} blocks none of this one's. */
     @Override
     public RedisDeployment dedicated() {
-        throw new UnsupportedOperationException("a Cluster routes each command to its slot's master; a dedicated "
-                + "connection for WAIT would need one per master");
+        try {
+            return new ClusterDeployment(client, description, client.connect(StringCodec.UTF8), sharded, commandTimeout,
+                    false);
+        } catch (RuntimeException e) {
+            throw RedisErrors.translate(description, "opening the replica-ack connection", e);
+        }
+    }
+
+    /**
+     * {@code WAIT} on this connection's node connection to the slot's master: Lettuce keys the
+     * connections that carry routed writes by the master's host and port, and hands out the same
+     * one here, so the {@code WAIT} follows the writes on one socket.
+     */
+    @Override
+    public CompletableFuture<Long> waitForReplicas(String key, int replicas, Duration timeout) {
+        RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        if (master == null) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
+                .thenCompose(node -> node.async().waitForReplication(replicas, timeout.toMillis()));
     }
 
     @Override
@@ -94,7 +122,7 @@ public final class ClusterDeployment implements RedisDeployment {
     @Override
     public void close() {
         connection.close();
-        if (commandTimeout != null) {
+        if (ownsClient) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }

@@ -3,6 +3,7 @@ package dev.leasehold.redis.internal;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The connections of one client to one Redis deployment: a single server (reached directly or
@@ -34,13 +35,20 @@ public interface RedisDeployment extends AutoCloseable {
     Duration commandTimeout();
 
     /**
-     * The same server over a command connection of its own, for commands that block their
-     * connection ({@code WAIT}); closing it closes only that connection.
+     * The same deployment over command connections of its own (one per master on a Cluster), for
+     * commands that block their connection ({@code WAIT}); closing it closes only those connections.
      *
-     * @throws UnsupportedOperationException on a Cluster, whose commands are routed per slot
      * @throws dev.leasehold.LockUnavailableException if the connection cannot be opened
      */
     RedisDeployment dedicated();
+
+    /**
+     * Sends {@code WAIT replicas timeout} on the connection that carries this deployment's writes to
+     * {@code key}'s master, so it covers every write sent there before, and returns how many
+     * replicas acknowledged. On a Cluster that is the master the topology names for the key's slot;
+     * a write that followed a redirection elsewhere is not covered, and reads as fewer acknowledgements.
+     */
+    CompletableFuture<Long> waitForReplicas(String key, int replicas, Duration timeout);
 
     /** Closes the connections, and the Lettuce client when Leasehold made it. */
     @Override

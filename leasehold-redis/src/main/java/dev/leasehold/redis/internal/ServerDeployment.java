@@ -52,6 +52,11 @@ public final class ServerDeployment implements RedisDeployment {
     }
 
     @Override
+    public CompletableFuture<Long> waitForReplicas(String key, int replicas, Duration timeout) {
+        return connection.async().waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
+    }
+
+    @Override
     public RedisClusterAsyncCommands<String, String> commands() {
         return connection.async();
     }

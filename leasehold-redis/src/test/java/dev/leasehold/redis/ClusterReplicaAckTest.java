@@ -1,0 +1,108 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.launcher.RedisClusterGroup;
+import dev.leasehold.launcher.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code withReplicaAck} on a Cluster of three masters with a replica each: the lock's own master
+ * waits for its replica, on the connection that carried the grant. A frozen replica (connected, but
+ * never acknowledging) is what tells that apart from a {@code WAIT} sent on another connection,
+ * which would count that replica at once. About 15 s with its six nodes: in the {@code faults} run.
+ */
+@Tag("faults")
+class ClusterReplicaAckTest {
+
+    private static final Duration ACK_TIMEOUT = Duration.ofMillis(300);
+    private static RedisClusterGroup cluster;
+    private static RedisLockClient client;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisClusterGroup.start(3, 1, Duration.ofSeconds(10));
+        client = RedisLocks.connectCluster(cluster.seedUris().toArray(String[]::new));
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        cluster.close();
+    }
+
+    @AfterEach
+    void resumeAll() {
+        cluster.nodes().stream().filter(RedisServer::isPaused).forEach(RedisServer::resume);
+    }
+
+    @Test
+    void anAcknowledgedAcquireIsOnItsMastersReplicaWhenItReturns() {
+        for (RedisServer master : cluster.nodes().subList(0, 3)) {
+            String name = nameOn(master, "ack:ok:");
+            RedisServer replica = cluster.replicasOf(master).get(0);
+            try (Lease lease = client.lock(name, LockOptions.watchdog(Duration.ofSeconds(5))
+                    .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2))) {
+                assertThat(replica.command("KEYS", name)).as("WAIT returned once %s's replica had it", name)
+                        .isEqualTo(List.of(name));
+                assertThat(lease.token()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void aFrozenReplicaFailsOnlyTheAcquiresOfItsMasterAndNothingIsLeftHeld() {
+        RedisServer master = cluster.nodes().get(0);
+        RedisServer other = cluster.nodes().get(1);
+        String frozenName = nameOn(master, "ack:frozen:");
+        String otherName = nameOn(other, "ack:other:");
+        cluster.replicasOf(master).get(0).pause();
+
+        assertThatThrownBy(() -> client.lock(frozenName, LockOptions.fixedLease(Duration.ofSeconds(30))
+                .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofMillis(500)))
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
+        assertThat(master.command("EXISTS", frozenName)).as("nothing left held").isEqualTo(0L);
+
+        try (Lease lease = client.lock(otherName, LockOptions.watchdog(Duration.ofSeconds(5))
+                .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2))) {
+            assertThat(lease.isValid()).as("another master's replica acknowledges as before").isTrue();
+        }
+        assertThatThrownBy(() -> client.lock(otherName, LockOptions.defaults().withReplicaAck(2, ACK_TIMEOUT))
+                .acquire(Duration.ofMillis(500)))
+                .isInstanceOf(LockUnavailableException.class).hasMessageContaining("fewer than the 2");
+    }
+
+    @Test
+    void aRenewalItsReplicaDoesNotAcknowledgeDoesNotCountSoTheLeaseEndsByItsDeadline() throws Exception {
+        RedisServer master = cluster.nodes().get(2);
+        Duration ttl = Duration.ofMillis(900);
+        Lease lease = client.lock(nameOn(master, "ack:renew:"), LockOptions.watchdog(ttl)
+                .withReplicaAck(1, Duration.ofMillis(100))).acquire(Duration.ofSeconds(2));
+        cluster.replicasOf(master).get(0).pause();
+        long paused = System.nanoTime();
+        lease.lost().toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThanOrEqualTo(ttl.plusMillis(100));
+        assertThat(lease.isValid()).isFalse();
+    }
+
+    /** A fresh name whose slot {@code master} serves. */
+    private static String nameOn(RedisServer master, String prefix) {
+        for (int i = 0; ; i++) {
+            if (cluster.masterOf(cluster.slotOf(prefix + i)).equals(master)) {
+                return prefix + i;
+            }
+        }
+    }
+}
