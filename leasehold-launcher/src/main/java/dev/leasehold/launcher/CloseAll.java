@@ -1,8 +1,9 @@
 package dev.leasehold.launcher;
 
 import java.util.List;
+import java.util.function.Consumer;
 
-/** Closes every server of a group even when one close fails, so a failure never strands the rest. */
+/** Stops every member of a group even when one stop fails, so a failure never strands the rest. */
 final class CloseAll {
 
     private CloseAll() {
@@ -12,10 +13,18 @@ final class CloseAll {
      * Closes each server in order, then rethrows the first failure with the later ones suppressed.
      */
     static void close(List<RedisServer> servers) {
+        each(servers, RedisServer::close);
+    }
+
+    /**
+     * Runs {@code stop} on each of {@code items} in order, then rethrows the first failure with the
+     * later ones suppressed.
+     */
+    static <T> void each(Iterable<T> items, Consumer<? super T> stop) {
         RuntimeException first = null;
-        for (RedisServer server : servers) {
+        for (T item : items) {
             try {
-                server.close();
+                stop.accept(item);
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e;

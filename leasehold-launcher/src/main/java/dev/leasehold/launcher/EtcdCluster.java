@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -240,16 +241,20 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
-    /** Kills every member (SIGKILL ends a paused one too) and deletes the data; idempotent. */
+    /**
+     * Kills every member (SIGKILL ends a paused one too) and deletes the data, even when one member
+     * does not exit (that failure is thrown afterwards); idempotent.
+     */
     @Override
     public void close() {
         Uninterruptibly.run(() -> {
             try {
-                for (Process process : processes) {
+                // One member that outlives its SIGKILL must not strand the others.
+                CloseAll.each(Arrays.asList(processes), process -> {
                     if (process != null) {
                         RedisLauncher.killAndWait(process);
                     }
-                }
+                });
             } finally {
                 Directories.deleteQuietly(dir);
                 ShutdownReaper.unregister(dir);

@@ -57,7 +57,11 @@ public final class RedisClusterGroup implements AutoCloseable {
             group.form(masters);
             return group;
         } catch (RuntimeException e) {
-            CloseAll.close(nodes);
+            try {
+                CloseAll.close(nodes);
+            } catch (RuntimeException closeFailed) {
+                e.addSuppressed(closeFailed);
+            }
             throw e;
         }
     }

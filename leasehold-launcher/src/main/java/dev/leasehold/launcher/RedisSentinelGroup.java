@@ -90,8 +90,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
             group.awaitSettled(servers.get(0));
             return group;
         } catch (RuntimeException e) {
-            sentinels.forEach(RedisServer::close);
-            servers.forEach(RedisServer::close);
+            List<RedisServer> started = new ArrayList<>(sentinels);
+            started.addAll(servers);
+            try {
+                CloseAll.close(started);
+            } catch (RuntimeException closeFailed) {
+                e.addSuppressed(closeFailed);
+            }
             throw e;
         }
     }
