@@ -97,6 +97,23 @@ class ClusterReplicaAckTest {
         assertThat(lease.isValid()).isFalse();
     }
 
+    @Test
+    void anAcquireRedirectedByMovedToAnotherMasterIsNotCountedOnTheOldMastersReplica() {
+        RedisServer source = cluster.nodes().get(0);
+        RedisServer target = cluster.nodes().get(1);
+        String name = nameOn(source, "ack:moved:");
+        cluster.replicasOf(target).get(0).pause();
+        // The client's topology still names the source: the script gets MOVED and runs on the
+        // target, whose replica is frozen; a WAIT on the source would count the source's replica.
+        cluster.moveSlot(cluster.slotOf(name), target, () -> { });
+
+        assertThatThrownBy(() -> client.lock(name, LockOptions.fixedLease(Duration.ofSeconds(30))
+                .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofMillis(500)).close())
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
+        assertThat(target.command("EXISTS", name)).as("nothing left held").isEqualTo(0L);
+    }
+
     /** A fresh name whose slot {@code master} serves. */
     private static String nameOn(RedisServer master, String prefix) {
         for (int i = 0; ; i++) {

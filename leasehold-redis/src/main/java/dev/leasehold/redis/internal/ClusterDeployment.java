@@ -102,7 +102,10 @@ public final class ClusterDeployment implements RedisDeployment {
     /**
      * {@code WAIT} on this connection's node connection to the slot's master: Lettuce keys the
      * connections that carry routed writes by the master's host and port, and hands out the same
-     * one here, so the {@code WAIT} follows the writes on one socket.
+     * one here, so the {@code WAIT} follows the writes on one socket. A topology that is out of date
+     * (a slot moved, a failover) names a master the write was redirected away from, whose replicas
+     * would acknowledge at once: so an {@code EXISTS key} goes first on the same connection, and
+     * when that master answers it with a redirection the result is 0 acknowledgements.
      */
     @Override
     public CompletableFuture<Long> waitForReplicas(String key, int replicas, Duration timeout) {
@@ -111,7 +114,12 @@ public final class ClusterDeployment implements RedisDeployment {
             return CompletableFuture.completedFuture(0L);
         }
         return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
-                .thenCompose(node -> node.async().waitForReplication(replicas, timeout.toMillis()));
+                .thenCompose(node -> {
+                    CompletableFuture<Boolean> served = node.async().exists(key).toCompletableFuture()
+                            .handle((count, redirected) -> redirected == null);
+                    return node.async().waitForReplication(replicas, timeout.toMillis()).toCompletableFuture()
+                            .thenCombine(served, (acks, here) -> here ? acks : 0L);
+                });
     }
 
     @Override
