@@ -70,11 +70,14 @@ public final class ZooKeeperLockClient implements LockClient {
     private final ZooKeeperProtocol writer;
     private final Map<Integer, ZooKeeperProtocol> semaphores = new ConcurrentHashMap<>();
     private final Duration operationTimeout;
+    private final DigestAcls acls;
     private volatile boolean closed;
 
+    /** @param acls the digest user's ACLs every lock directory must carry, or null without digest authentication */
     ZooKeeperLockClient(CuratorFramework curator, boolean ownsCurator, String ensemble, Duration sessionTimeout,
-                        LeaseEngine.Settings settings) {
+                        LeaseEngine.Settings settings, DigestAcls acls) {
         this.curator = curator;
+        this.acls = acls;
         this.ownsCurator = ownsCurator;
         this.ensemble = ensemble;
         this.operationTimeout = settings.operationTimeout();
@@ -96,7 +99,7 @@ public final class ZooKeeperLockClient implements LockClient {
     }
 
     private ZooKeeperProtocol protocol(String kind, QueueRule rule) {
-        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry);
+        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry, acls);
     }
 
     @Override

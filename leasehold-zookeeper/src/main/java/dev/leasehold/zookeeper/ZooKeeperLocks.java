@@ -79,7 +79,7 @@ public final class ZooKeeperLocks {
         LockPaths.ensureRoot(curator, ensemble, LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT);
         return new ZooKeeperLockClient(curator, false, ensemble,
                 negotiated > 0 ? Duration.ofMillis(negotiated) : DEFAULT_SESSION_TIMEOUT,
-                LeaseEngine.Settings.defaults().withEvents(events));
+                LeaseEngine.Settings.defaults().withEvents(events), null);
     }
 
     public static Builder builder() {
@@ -97,6 +97,7 @@ public final class ZooKeeperLocks {
         private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private byte[] digest;
+        private DigestAcls acls;
 
         private Builder() {
         }
@@ -153,7 +154,10 @@ public final class ZooKeeperLocks {
          * queue on, or delete them. Every client sharing locks must use the same user. A session
          * without it (or with a wrong password, which ZooKeeper does not refuse at login but never
          * matches) gets {@link LockUnavailableException} with {@code AUTHENTICATION} at its first
-         * acquire. Nodes that already exist keep their ACLs. The password is never logged.
+         * acquire. Nodes that already exist keep their ACLs; an acquire refuses (with
+         * {@code AUTHENTICATION}, leaving no node) a lock directory whose ACL grants anything to
+         * another identity, e.g. one an anonymous session created first, since ZooKeeper would let
+         * that identity delete the holder's node. The password is never logged.
          *
          * @throws IllegalArgumentException if the user is null, empty or holds {@code :}, or the
          *                                  password is null or empty
@@ -166,6 +170,7 @@ public final class ZooKeeperLocks {
                 throw new IllegalArgumentException("digest password must not be null or empty");
             }
             this.digest = (user + ":" + password).getBytes(StandardCharsets.UTF_8);
+            this.acls = new DigestAcls(user, password);
             return this;
         }
 
@@ -199,7 +204,7 @@ public final class ZooKeeperLocks {
             try {
                 CuratorFrameworkFactory.Builder framework = CuratorFrameworkFactory.builder();
                 if (digest != null) {
-                    framework.authorization("digest", digest).aclProvider(new DigestAcls());
+                    framework.authorization("digest", digest).aclProvider(acls);
                 }
                 curator = framework
                         .connectString(full)
@@ -233,7 +238,7 @@ public final class ZooKeeperLocks {
                 curator.close();
                 throw failed;
             }
-            return new ZooKeeperLockClient(curator, true, ensemble, sessionTimeout, settings);
+            return new ZooKeeperLockClient(curator, true, ensemble, sessionTimeout, settings, acls);
         }
 
         private static void checkChroot(CuratorFramework curator, String full, String ensemble) {

@@ -1,6 +1,8 @@
 package dev.leasehold.zookeeper;
 
 import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.NodeFailure;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
@@ -55,14 +57,20 @@ final class ZooKeeperProtocol implements LockProtocol {
     private final QueueRule rule;
     private final SessionWatch session;
     private final NodeExpiry expiry;
+    /** The digest user's ACLs a lock directory must carry, or null without digest authentication. */
+    private final DigestAcls acls;
     /** Holder id to its node, for every acquisition of this kind of this client that has one. */
     private final Map<String, OwnNode> nodes = new ConcurrentHashMap<>();
     /** Acquisitions given up (holder id to when), so a late answer neither keeps nor makes a node. */
     private final AbandonedHolders abandoned = new AbandonedHolders();
 
-    /** @param kind the lock kind's meter tag ({@link LockProtocol#kind()}) */
+    /**
+     * @param kind the lock kind's meter tag ({@link LockProtocol#kind()})
+     * @param acls the digest user's ACLs, or null without digest authentication
+     */
     ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, QueueRule rule, SessionWatch session,
-                      NodeExpiry expiry) {
+                      NodeExpiry expiry, DigestAcls acls) {
+        this.acls = acls;
         this.curator = curator;
         this.ensemble = ensemble;
         this.kind = kind;
@@ -112,7 +120,35 @@ final class ZooKeeperProtocol implements LockProtocol {
                     }
                     return own;
                 });
-        return created;
+        return acls == null ? created : created.thenCompose(own -> inOwnDirectory(request, own));
+    }
+
+    /**
+     * {@code own} once its directory is known to be this user's alone ({@link DigestAcls}); else its
+     * node is deleted, whatever failed, so that a later attempt never reuses an unchecked node.
+     */
+    private CompletableFuture<OwnNode> inOwnDirectory(AcquireRequest request, OwnNode own) {
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
+        CompletableFuture<OwnNode> checked = new CompletableFuture<>();
+        call(checked, operation, callback -> curator.getACL().inBackground(callback).forPath(directory), event -> {
+            if (code(event) != KeeperException.Code.OK) {
+                throw ZooKeeperErrors.of(ensemble, operation, code(event));
+            }
+            if (!acls.isOwn(event.getACLList())) {
+                throw new LockUnavailableException(operation + " refused at ZooKeeper " + ensemble + ": the lock's "
+                        + "directory " + directory + " grants permissions to another identity (another session created "
+                        + "it first), which could delete the holder's node; have an administrator delete that directory",
+                        new NodeFailure(ensemble, NodeFailure.Kind.AUTHENTICATION, null));
+            }
+            return own;
+        });
+        return checked.exceptionallyCompose(error -> {
+            nodes.remove(request.holder(), own);
+            return delete(own.path(), operation).handle((ignored, deleteError) -> {
+                throw error instanceof CompletionException wrapped ? wrapped : new CompletionException(error);
+            });
+        });
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.leasehold.zookeeper;
 
+import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.TestSecrets;
@@ -11,11 +13,11 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -66,10 +68,7 @@ class ZooKeeperAuthTest {
     }
 
     @Test
-    @Disabled("open defect (review3): ZooKeeper checks DELETE and CREATE on the parent, and a directory an anonymous "
-            + "session created first keeps its open ACL, so the stranger deletes the holder's node; fails until the "
-            + "acquire refuses a lock directory whose ACL is not its own user's")
-    void aStrangerWhoCreatedTheLockDirectoryFirstCanNeitherDeleteNorQueueBesideTheHolder() throws Exception {
+    void aLockDirectoryAStrangerCreatedFirstIsRefusedAndGetsNoNode() throws Exception {
         Ensemble ensemble = Ensemble.shared();
         String name = "auth:squat:1";
         String directory = LockPaths.directory(name);
@@ -78,24 +77,33 @@ class ZooKeeperAuthTest {
              ZooKeeperLockClient owner = withDigest(ensemble, SECRET)) {
             stranger.start();
             stranger.blockUntilConnected();
-            // An anonymous session creates the (not yet existing) directory of a protected lock, open to all.
+            // An anonymous session creates the (not yet existing) directory of a protected lock, open
+            // to all: ZooKeeper checks DELETE and CREATE on the parent, so a node in it would be the
+            // stranger's to delete, and the stranger could queue before it.
             stranger.create().creatingParentsIfNeeded().forPath(directory);
-            try {
-                Lease lease = owner.lock(name).acquire(Duration.ofSeconds(5));
-                try (lease) {
-                    for (String node : stranger.getChildren().forPath(directory)) {
-                        assertThatThrownBy(() -> stranger.delete().forPath(directory + "/" + node))
-                                .as("the stranger deletes the holder's node %s", node)
-                                .isInstanceOf(KeeperException.NoAuthException.class);
-                    }
-                    assertThatThrownBy(() -> stranger.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                            .forPath(directory + "/_c_0-lock-"))
-                            .as("the stranger queues in the lock's directory").isInstanceOf(KeeperException.NoAuthException.class);
-                    assertThat(lease.isValid()).isTrue();
-                }
-            } catch (LockUnavailableException refused) {
-                assertThat(refused.getMessage()).as("a refusal names the directory").contains(directory)
-                        .doesNotContain(SECRET);
+
+            for (var kind : List.<Supplier<DistributedLock>>of(() -> owner.lock(name),
+                    () -> owner.fairLock(name, LockOptions.defaults()),
+                    () -> owner.readWriteLock(name).readLock())) {
+                assertThatThrownBy(() -> kind.get().tryAcquire(Duration.ofSeconds(1)))
+                        .isInstanceOfSatisfying(LockUnavailableException.class, e -> assertThat(e.failures())
+                                .extracting(NodeFailure::kind).containsExactly(NodeFailure.Kind.AUTHENTICATION))
+                        .hasMessageContaining(directory).hasMessageNotContaining(SECRET);
+                assertThat(stranger.getChildren().forPath(directory)).as("no node left in the stranger's directory")
+                        .isEmpty();
+            }
+
+            // The stranger cannot delete it (the shared parent grants nobody DELETE): an administrator must.
+            String fresh = LockPaths.directory("auth:squat:2");
+            try (Lease lease = owner.lock("auth:squat:2").acquire(Duration.ofSeconds(5))) {
+                assertThat(lease.isValid()).as("a directory of its own is accepted").isTrue();
+                assertThatThrownBy(() -> stranger.getChildren().forPath(fresh))
+                        .isInstanceOf(KeeperException.NoAuthException.class);
+                // ZooKeeper checks DELETE on the parent before it looks for the node: any name answers NoAuth.
+                assertThatThrownBy(() -> stranger.delete().forPath(fresh + "/any"))
+                        .isInstanceOf(KeeperException.NoAuthException.class);
+                assertThatThrownBy(() -> stranger.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                        .forPath(fresh + "/_c_0-lock-")).isInstanceOf(KeeperException.NoAuthException.class);
             }
         }
     }
