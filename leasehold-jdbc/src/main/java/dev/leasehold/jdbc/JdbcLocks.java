@@ -146,7 +146,8 @@ public final class JdbcLocks {
                     listener.start(listenTimeout);
                 } catch (SQLTransientConnectionException e) {
                     throw new LockUnavailableException("PostgreSQL at " + database + ": the DataSource lent no second "
-                            + "connection within " + listenTimeout + " while the client held one. Each JdbcLockClient "
+                            + "connection while the client held one (it waited up to " + listenTimeout + ", or the "
+                            + "pool's own timeout if shorter). Each JdbcLockClient "
                             + "keeps one connection for LISTEN as long as it is open, and its attempts need others: "
                             + "give the pool at least 2 connections more than the application holds at once",
                             new NodeFailure(database, NodeFailure.Kind.TIMED_OUT, e));
