@@ -53,21 +53,13 @@ final class CuratorMutexAdapter implements LockAdapter {
             } catch (Exception e) {
                 throw new IllegalStateException("InterProcessMutex.acquire failed", e);
             }
-            return new Held() {
-                @Override
-                public long token() {
-                    return NO_TOKEN;
+            return Held.of(NO_TOKEN, () -> {
+                try {
+                    mutex.release();
+                } catch (Exception e) {
+                    throw new IllegalStateException("InterProcessMutex.release failed", e);
                 }
-
-                @Override
-                public void release() {
-                    try {
-                        mutex.release();
-                    } catch (Exception e) {
-                        throw new IllegalStateException("InterProcessMutex.release failed", e);
-                    }
-                }
-            };
+            });
         };
     }
 

@@ -69,17 +69,7 @@ final class JetcdLockAdapter implements LockAdapter {
         ByteSequence key = ByteSequence.from(name, StandardCharsets.UTF_8);
         return () -> {
             ByteSequence owned = get(client.getLockClient().lock(key, leases.get())).getKey();
-            return new Held() {
-                @Override
-                public long token() {
-                    return NO_TOKEN;
-                }
-
-                @Override
-                public void release() {
-                    get(client.getLockClient().unlock(owned));
-                }
-            };
+            return Held.of(NO_TOKEN, () -> get(client.getLockClient().unlock(owned)));
         };
     }
 

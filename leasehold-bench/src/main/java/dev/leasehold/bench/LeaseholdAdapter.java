@@ -75,17 +75,7 @@ final class LeaseholdAdapter implements LockAdapter {
         };
         return () -> {
             Lease lease = acquire.get();
-            return new Held() {
-                @Override
-                public long token() {
-                    return lease.token();
-                }
-
-                @Override
-                public void release() {
-                    lease.release();
-                }
-            };
+            return Held.of(lease.token(), lease::release);
         };
     }
 

@@ -39,5 +39,20 @@ public interface LockAdapter extends AutoCloseable {
 
         /** Releases the lock; called once, by the acquiring thread. */
         void release();
+
+        /** An acquisition with {@code token} (or {@link #NO_TOKEN}) that {@code release} gives back. */
+        static Held of(long token, Runnable release) {
+            return new Held() {
+                @Override
+                public long token() {
+                    return token;
+                }
+
+                @Override
+                public void release() {
+                    release.run();
+                }
+            };
+        }
     }
 }

@@ -52,17 +52,8 @@ final class RawFloorAdapter implements LockAdapter {
             while (commands.set(name, id, setArgs).toCompletableFuture().join() == null) {
                 Thread.onSpinWait();
             }
-            return new Held() {
-                @Override
-                public long token() {
-                    return NO_TOKEN;
-                }
-
-                @Override
-                public void release() {
-                    commands.evalsha(releaseSha, ScriptOutputType.INTEGER, keys, id).toCompletableFuture().join();
-                }
-            };
+            return Held.of(NO_TOKEN,
+                    () -> commands.evalsha(releaseSha, ScriptOutputType.INTEGER, keys, id).toCompletableFuture().join());
         };
     }
 

@@ -51,17 +51,7 @@ final class RedissonAdapter implements LockAdapter {
     @Override
     public Handle lock(String name) {
         RLock lock = kind.apply(client, name);
-        Held held = new Held() {
-            @Override
-            public long token() {
-                return NO_TOKEN;
-            }
-
-            @Override
-            public void release() {
-                lock.unlock();
-            }
-        };
+        Held held = Held.of(NO_TOKEN, lock::unlock);
         return () -> {
             lock.lock();
             return held;

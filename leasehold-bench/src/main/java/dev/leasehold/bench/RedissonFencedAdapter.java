@@ -28,17 +28,7 @@ final class RedissonFencedAdapter implements LockAdapter {
         RFencedLock lock = client.getFencedLock(name);
         return () -> {
             long token = lock.lockAndGetToken();
-            return new Held() {
-                @Override
-                public long token() {
-                    return token;
-                }
-
-                @Override
-                public void release() {
-                    lock.unlock();
-                }
-            };
+            return Held.of(token, lock::unlock);
         };
     }
 

@@ -31,17 +31,7 @@ final class RedissonRedLockAdapter implements LockAdapter {
     @Override
     public Handle lock(String name) {
         RedissonRedLock lock = new RedissonRedLock(clients.stream().map(c -> c.getLock(name)).toArray(RLock[]::new));
-        Held held = new Held() {
-            @Override
-            public long token() {
-                return NO_TOKEN;
-            }
-
-            @Override
-            public void release() {
-                lock.unlock();
-            }
-        };
+        Held held = Held.of(NO_TOKEN, lock::unlock);
         return () -> {
             lock.lock();
             return held;

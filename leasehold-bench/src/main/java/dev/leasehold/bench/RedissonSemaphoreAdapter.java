@@ -44,17 +44,7 @@ final class RedissonSemaphoreAdapter implements LockAdapter {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while acquiring a permit", e);
             }
-            return new Held() {
-                @Override
-                public long token() {
-                    return NO_TOKEN;
-                }
-
-                @Override
-                public void release() {
-                    semaphore.release(permit);
-                }
-            };
+            return Held.of(NO_TOKEN, () -> semaphore.release(permit));
         };
     }
 
