@@ -17,6 +17,19 @@ final class CloseAll {
     }
 
     /**
+     * Closes the servers a failed start had started, and returns {@code failure} (with a failing
+     * close suppressed in it) for the caller to throw.
+     */
+    static RuntimeException closeAfter(RuntimeException failure, List<RedisServer> started) {
+        try {
+            close(started);
+        } catch (RuntimeException closeFailed) {
+            failure.addSuppressed(closeFailed);
+        }
+        return failure;
+    }
+
+    /**
      * Runs {@code stop} on each of {@code items} in order, then rethrows the first failure with the
      * later ones suppressed.
      */

@@ -247,19 +247,17 @@ public final class EtcdCluster implements AutoCloseable {
      */
     @Override
     public void close() {
-        Uninterruptibly.run(() -> {
-            try {
-                // One member that outlives its SIGKILL must not strand the others.
-                CloseAll.each(Arrays.asList(processes), process -> {
-                    if (process != null) {
-                        RedisLauncher.killAndWait(process);
-                    }
-                });
-            } finally {
-                Directories.deleteQuietly(dir);
-                ShutdownReaper.unregister(dir);
-            }
-        });
+        try {
+            // One member that outlives its SIGKILL must not strand the others; the waits run through an interrupt.
+            CloseAll.each(Arrays.asList(processes), process -> {
+                if (process != null) {
+                    RedisLauncher.killAndWait(process);
+                }
+            });
+        } finally {
+            Directories.deleteQuietly(dir);
+            ShutdownReaper.unregister(dir);
+        }
     }
 
     private String name(int member) {

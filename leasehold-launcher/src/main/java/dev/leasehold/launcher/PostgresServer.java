@@ -230,14 +230,12 @@ public final class PostgresServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        Uninterruptibly.run(() -> {
-            try {
-                kill();
-            } finally {
-                OPEN.remove(this);
-                deleteDirectory(dir);
-            }
-        });
+        try {
+            kill(); // runs to its end on an interrupted thread too
+        } finally {
+            OPEN.remove(this);
+            deleteDirectory(dir);
+        }
     }
 
     private void killQuietly() {
@@ -350,10 +348,7 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     private static void awaitExit(Process target) {
-        if (!Uninterruptibly.waitFor(target, EXIT_TIMEOUT)) {
-            throw new IllegalStateException("PostgreSQL pid " + target.pid() + " did not exit within " + EXIT_TIMEOUT);
-        }
-        ShutdownReaper.unregister(target);
+        Uninterruptibly.awaitExit(target, EXIT_TIMEOUT, "PostgreSQL");
     }
 
     private static List<String> asServerUser(List<String> command) {

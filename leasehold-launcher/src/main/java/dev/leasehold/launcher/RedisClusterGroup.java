@@ -57,12 +57,7 @@ public final class RedisClusterGroup implements AutoCloseable {
             group.form(masters);
             return group;
         } catch (RuntimeException e) {
-            try {
-                CloseAll.close(nodes);
-            } catch (RuntimeException closeFailed) {
-                e.addSuppressed(closeFailed);
-            }
-            throw e;
+            throw CloseAll.closeAfter(e, nodes);
         }
     }
 
@@ -80,12 +75,12 @@ public final class RedisClusterGroup implements AutoCloseable {
             }
             nodes.get(m).command(args.toArray(String[]::new));
         }
-        RedisSentinelGroup.await("every node to know every other", () -> nodes.stream().allMatch(node ->
+        Await.until("every node to know every other", () -> nodes.stream().allMatch(node ->
                 ((String) node.command("CLUSTER", "NODES")).lines().count() == nodes.size()));
         for (int i = masters; i < nodes.size(); i++) {
             nodes.get(i).command("CLUSTER", "REPLICATE", id(nodes.get(i % masters)));
         }
-        RedisSentinelGroup.await("cluster_state:ok on every node with replicas in sync", () -> nodes.stream()
+        Await.until("cluster_state:ok on every node with replicas in sync", () -> nodes.stream()
                 .allMatch(node -> ((String) node.command("CLUSTER", "INFO")).contains("cluster_state:ok")
                         && (nodes.indexOf(node) < masters
                             || ((String) node.command("INFO", "replication")).contains("master_link_status:up"))));
@@ -143,7 +138,7 @@ public final class RedisClusterGroup implements AutoCloseable {
     public void failover(RedisServer replica) {
         replica.command("CLUSTER", "FAILOVER");
         String replicaId = id(replica);
-        RedisSentinelGroup.await("port " + replica.port() + " to become master", () -> nodes.stream()
+        Await.until("port " + replica.port() + " to become master", () -> nodes.stream()
                 .filter(n -> n.isAlive() && !n.isPaused())
                 .allMatch(n -> ((String) n.command("CLUSTER", "NODES")).lines()
                         .anyMatch(line -> line.startsWith(replicaId) && line.contains("master"))));

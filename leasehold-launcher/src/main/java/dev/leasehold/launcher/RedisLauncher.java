@@ -137,10 +137,7 @@ final class RedisLauncher {
      * @throws IllegalStateException if it does not exit within 10 s
      */
     static void awaitExit(Process target) {
-        if (!Uninterruptibly.waitFor(target, EXIT_TIMEOUT)) {
-            throw new IllegalStateException("redis-server pid " + target.pid() + " did not exit within " + EXIT_TIMEOUT);
-        }
-        ShutdownReaper.unregister(target);
+        Uninterruptibly.awaitExit(target, EXIT_TIMEOUT, "redis-server");
     }
 
     private Process spawn() {

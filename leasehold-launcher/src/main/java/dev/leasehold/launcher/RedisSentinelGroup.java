@@ -3,9 +3,6 @@ package dev.leasehold.launcher;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -21,7 +18,6 @@ public final class RedisSentinelGroup implements AutoCloseable {
     public static final String MASTER_NAME = "mymaster";
     /** How long a master must stay silent before a Sentinel calls it down, unless {@link #start(int, String, Duration)} says otherwise. */
     public static final Duration DOWN_AFTER = Duration.ofMillis(1000);
-    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
     private static final int SENTINELS = 3;
 
     private final List<RedisServer> servers;
@@ -63,7 +59,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
             for (int i = 0; i < replicas; i++) {
                 servers.add(dataNode(password).arg("--replicaof", RedisLauncher.HOST, Integer.toString(masterPort)).start());
             }
-            await("replicas in sync with port " + masterPort, () -> servers.stream().skip(1).allMatch(replica ->
+            Await.until("replicas in sync with port " + masterPort, () -> servers.stream().skip(1).allMatch(replica ->
                     ((String) replica.command("INFO", "replication")).contains("master_link_status:up")));
             // Naming the replicas saves the Sentinels their first discovery round (an INFO every 10 s).
             StringBuilder config = new StringBuilder()
@@ -92,12 +88,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
         } catch (RuntimeException e) {
             List<RedisServer> started = new ArrayList<>(sentinels);
             started.addAll(servers);
-            try {
-                CloseAll.close(started);
-            } catch (RuntimeException closeFailed) {
-                e.addSuppressed(closeFailed);
-            }
-            throw e;
+            throw CloseAll.closeAfter(e, started);
         }
     }
 
@@ -161,13 +152,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
     public RedisServer failover() {
         RedisServer old = master();
         // NOGOODSLAVE while the Sentinel's view of the replicas is stale; INPROG while one runs.
-        await("a Sentinel to accept SENTINEL FAILOVER", () -> {
-            try {
-                sentinels.get(0).command("SENTINEL", "FAILOVER", MASTER_NAME);
-                return true;
-            } catch (RedisReplyException notYet) {
-                return false;
-            }
+        Await.until("a Sentinel to accept SENTINEL FAILOVER", () -> {
+            sentinels.get(0).command("SENTINEL", "FAILOVER", MASTER_NAME); // a refusal is retried
+            return true;
         });
         RedisServer promoted = awaitNewMaster(old);
         awaitSettled(promoted);
@@ -182,7 +169,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
      * @throws IllegalStateException if it does not happen within 30 s
      */
     public RedisServer awaitNewMaster(RedisServer old) {
-        await("a Sentinel failover away from port " + old.port(), () -> {
+        Await.until("a Sentinel failover away from port " + old.port(), () -> {
             for (RedisServer sentinel : sentinels) {
                 if (!sentinel.isAlive() || sentinel.isPaused()) {
                     continue;
@@ -204,7 +191,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
      */
     private void awaitSettled(RedisServer master) {
         List<RedisServer> live = servers.stream().filter(s -> s != master && s.isAlive() && !s.isPaused()).toList();
-        await("replicas in sync and Sentinels aware of each other", () -> {
+        Await.until("replicas in sync and Sentinels aware of each other", () -> {
             for (RedisServer replica : live) {
                 String info = (String) replica.command("INFO", "replication");
                 if (!info.contains("master_port:" + master.port()) || !info.contains("master_link_status:up")) {
@@ -232,21 +219,6 @@ public final class RedisSentinelGroup implements AutoCloseable {
         return "";
     }
 
-    static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
-        RuntimeException last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (condition.getAsBoolean()) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                last = e; // a node restarting or not yet reconfigured
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
-        throw new IllegalStateException("gave up waiting for " + what + " after " + SETTLE_TIMEOUT, last);
-    }
 
     /** Ends every Sentinel and data node. */
     @Override

@@ -48,4 +48,17 @@ final class Uninterruptibly {
             }
         }
     }
+
+    /**
+     * Waits up to {@code timeout} for {@code target} ({@code what}, for the message) to exit, ignoring
+     * interrupts on the way, then stops tracking it for the shutdown hook.
+     *
+     * @throws IllegalStateException if it does not exit in time
+     */
+    static void awaitExit(Process target, Duration timeout, String what) {
+        if (!waitFor(target, timeout)) {
+            throw new IllegalStateException(what + " pid " + target.pid() + " did not exit within " + timeout);
+        }
+        ShutdownReaper.unregister(target);
+    }
 }
