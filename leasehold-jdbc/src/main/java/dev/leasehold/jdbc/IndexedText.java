@@ -31,6 +31,9 @@ final class IndexedText {
             throw new IllegalArgumentException("lock name has a NUL character at index " + nul + ", which PostgreSQL "
                     + "text cannot hold; encode binary ids, e.g. as hex");
         }
+        if (name.length() <= MAX_BYTES / 3) {
+            return name; // a UTF-16 char is at most 3 bytes in UTF-8: no need to encode it to know
+        }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_BYTES) {
             throw new IllegalArgumentException("lock name must be at most " + MAX_BYTES + " bytes in UTF-8 on "

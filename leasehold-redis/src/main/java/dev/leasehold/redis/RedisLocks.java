@@ -201,7 +201,7 @@ public final class RedisLocks {
                     throw new IllegalStateException("client(RedisClient) is a single-server client; a Cluster needs "
                             + "Leasehold's own cluster client: drop client(...) or use uri(...)");
                 }
-                return new RedisLockClient(ClusterConnector.connect(clusterSeeds, null, operationTimeout(),
+                return new RedisLockClient(ClusterConnector.connect(clusterSeeds, operationTimeout(),
                         trustedCertificate()), engineSettings(), fenceRetention(), keyPrefix);
             }
             if (endpoint == null) {

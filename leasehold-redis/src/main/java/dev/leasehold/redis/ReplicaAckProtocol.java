@@ -9,7 +9,6 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
-import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisDeployment;
 
 import java.time.Duration;
@@ -83,7 +82,7 @@ final class ReplicaAckProtocol implements LockProtocol {
     }
 
     private CompletableFuture<Long> acknowledged(String name) {
-        return connection.waitForReplicas(LockKeys.of(name).lock(), ack.replicas(), ack.timeout());
+        return connection.waitForReplicas(name, ack.replicas(), ack.timeout()); // the name is the lock key
     }
 
     private LockUnavailableException tooFew(String operation, long acks, String consequence) {

@@ -38,28 +38,27 @@ public final class ClusterConnector {
     }
 
     /**
-     * @param existing a cluster client to borrow (left running on close), or null to make one
+     * Makes a cluster client of its own (shut down with the deployment) and connects it.
+     *
      * @throws LockUnavailableException if no seed answers, a seed is not a Cluster node, or a master
      *                                  is older than Redis 5.0; nothing is left open then
      */
-    public static ClusterDeployment connect(List<RedisEndpoint> seeds, RedisClusterClient existing,
-                                            Duration operationTimeout, Path trustedCertificate) {
+    public static ClusterDeployment connect(List<RedisEndpoint> seeds, Duration operationTimeout,
+                                            Path trustedCertificate) {
         String description = describe(seeds);
         List<RedisURI> uris = seeds.stream().map(e -> e.withHandshakeTimeout(operationTimeout).uri()).toList();
-        RedisClusterClient client = existing != null ? existing : RedisClusterClient.create(uris);
-        if (existing == null) {
-            // Node connections open lazily, on the first call routed to a node (after a failover or a
-            // slot move, too): calls must wait for them rather than be rejected as "not connected".
-            // Every call stays bounded by the command timeout.
-            client.setOptions(ClusterClientOptions.builder(
-                            LettuceConnections.clientOptions(operationTimeout, trustedCertificate))
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            .enableAllAdaptiveRefreshTriggers()
-                            .enablePeriodicRefresh(PERIODIC_REFRESH)
-                            .build())
-                    .build());
-        }
+        RedisClusterClient client = RedisClusterClient.create(uris);
+        // Node connections open lazily, on the first call routed to a node (after a failover or a
+        // slot move, too): calls must wait for them rather than be rejected as "not connected".
+        // Every call stays bounded by the command timeout.
+        client.setOptions(ClusterClientOptions.builder(
+                        LettuceConnections.clientOptions(operationTimeout, trustedCertificate))
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()
+                        .enablePeriodicRefresh(PERIODIC_REFRESH)
+                        .build())
+                .build());
         StatefulRedisClusterConnection<String, String> connection = null;
         try {
             // The async connect needs the topology read first (the blocking connect reads it itself).
@@ -82,24 +81,22 @@ public final class ClusterConnector {
                 sharded &= major >= 7;
             }
             return new ClusterDeployment(client, description, connection, sharded,
-                    existing == null ? operationTimeout : null);
+                    operationTimeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw cleanUp(client, existing, connection, description, e);
+            throw cleanUp(client, connection, description, e);
         } catch (Exception e) {
-            throw cleanUp(client, existing, connection, description, e);
+            throw cleanUp(client, connection, description, e);
         }
     }
 
-    private static RuntimeException cleanUp(RedisClusterClient client, RedisClusterClient existing,
+    private static RuntimeException cleanUp(RedisClusterClient client,
                                             StatefulRedisClusterConnection<String, String> connection,
                                             String description, Throwable error) {
         if (connection != null) {
             connection.close();
         }
-        if (existing == null) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         if (error instanceof LockUnavailableException unavailable) {
             return unavailable;
         }
