@@ -142,8 +142,10 @@ public final class EtcdLockClient implements LockClient {
      * lease of its own (its own etcd lease and token from the revision counter). Permits are granted
      * in arrival order: the first {@code permits} keys of the name's permit queue hold, later ones wait
      * and watch the queue (with one permit, only the permit before them). A holder that dies gives
-     * its permit back when its etcd lease expires (its ttl rounded up to seconds). Permit keys share the name's directory with its locks, but
-     * neither kind looks at the other's keys: they share only the token sequence.
+     * its permit back when its etcd lease expires (its ttl rounded up to seconds). Permit keys share the name's queue with its locks:
+     * a permit and a lock do not exclude each other, but grants follow the queue's order across both
+     * ({@link QueueRule}), so a permit waiting for a free permit delays a later lock of the name, and
+     * every lease's token exceeds every token granted before it.
      *
      * <p>The number of permits is in each permit's key: an acquire that finds a live permit taken
      * under another number fails with {@link PermitsMismatchException} (its key is removed again);

@@ -28,10 +28,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One lock kind on etcd, as a rule over a queue of keys ordered by create revision: every
  * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to its
- * own etcd lease, and holds the lock when no key ahead of it blocks it. An exclusive key (mutex,
- * fair lock, write lock) is blocked by any earlier lock key; a read key only by an earlier exclusive
- * one.
- * A semaphore permit holds while fewer than its number of permits are ahead ({@link QueueRule}).
+ * own etcd lease, and holds the lock when every key ahead of it holds and none of them excludes it
+ * ({@link QueueRule}): an exclusive key (mutex, fair lock, write lock) is excluded by any lock key, a
+ * read key only by an exclusive one, a semaphore permit by its number of permits held.
  * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
  * expiry or revocation), so a release wakes one waiter, not a herd; a blocked permit of a
  * semaphore with several permits watches the whole queue, since any earlier permit's release frees

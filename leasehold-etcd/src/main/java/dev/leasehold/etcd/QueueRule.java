@@ -9,10 +9,18 @@ import java.util.List;
 /**
  * The rule of one lock kind over a name's queue of keys (see {@link QueueKeys}): which keys ahead
  * of an acquisition's own keep it waiting, and what it watches meanwhile.
+ *
+ * <p>One rule for every kind of a name (issue 19, defect 7): an exclusive key (mutex, fair lock,
+ * write lock) excludes every other lock key, a read key only exclusive ones, and at most {@code n}
+ * permits of a semaphore of {@code n} hold at once; the lock family and the permits do not exclude
+ * each other. Grants follow creation order across every kind: a key holds only if every key created
+ * before it holds too and it is compatible with them, so the holders are always a prefix of the queue
+ * and a lease's token (its key's create revision) exceeds every token granted before it, whatever
+ * the kind. The price: a permit waiting for a free permit delays a later lock of the same name.
  */
 interface QueueRule {
 
-    /** What a blocked acquisition watches: one key, or (for a semaphore) every key of the queue. */
+    /** What a blocked acquisition watches: one key, or every key of the queue. */
     record Watch(KeyValue key, boolean wholeQueue) {
     }
 
@@ -29,61 +37,93 @@ interface QueueRule {
      */
     Watch blockedBy(QueueKeys queue, String name, List<KeyValue> ahead, List<KeyValue> all);
 
-    /** Mutex, fair lock, write lock: waits for every earlier lock key; permits are not its business. */
-    QueueRule EXCLUSIVE = new QueueRule() {
-        @Override
-        public String tag() {
-            return String.valueOf(QueueKeys.EXCLUSIVE);
-        }
+    /** Mutex, fair lock, write lock. */
+    QueueRule EXCLUSIVE = of(QueueKeys.EXCLUSIVE, 0);
 
-        @Override
-        public Watch blockedBy(QueueKeys queue, String name, List<KeyValue> ahead, List<KeyValue> all) {
-            return nearest(queue, ahead, QueueKeys.EXCLUSIVE, QueueKeys.SHARED);
-        }
-    };
-
-    /** Read lock: waits only for earlier exclusive keys. */
-    QueueRule READ = new QueueRule() {
-        @Override
-        public String tag() {
-            return String.valueOf(QueueKeys.SHARED);
-        }
-
-        @Override
-        public Watch blockedBy(QueueKeys queue, String name, List<KeyValue> ahead, List<KeyValue> all) {
-            return nearest(queue, ahead, QueueKeys.EXCLUSIVE);
-        }
-    };
+    /** Read lock. */
+    QueueRule READ = of(QueueKeys.SHARED, 0);
 
     /**
-     * A semaphore of {@code permits}: holds while fewer than {@code permits} permit keys are ahead.
-     * With several permits any earlier permit's release may free a place, so a blocked one watches
-     * the whole queue (every release wakes every waiter of the name); with one permit it watches the
-     * nearest earlier permit, as a lock does.
+     * A semaphore of {@code permits}. A permit blocked by the count watches the whole queue when
+     * several permits are allowed (any earlier permit's release may free a place), the nearest
+     * earlier permit when only one is.
      */
     static QueueRule permits(int permits) {
+        return of(QueueKeys.PERMIT, permits);
+    }
+
+    private static QueueRule of(char kind, int permits) {
         return new QueueRule() {
             @Override
             public String tag() {
-                return String.valueOf(QueueKeys.PERMIT) + permits;
+                return kind == QueueKeys.PERMIT ? String.valueOf(kind) + permits : String.valueOf(kind);
             }
 
             @Override
             public Watch blockedBy(QueueKeys queue, String name, List<KeyValue> ahead, List<KeyValue> all) {
-                for (KeyValue entry : all) {
-                    if (queue.kindOf(entry.getKey()) == QueueKeys.PERMIT && queue.permitsOf(entry.getKey()) != permits) {
-                        throw new PermitsMismatchException(name, queue.permitsOf(entry.getKey()), permits);
+                if (kind == QueueKeys.PERMIT) {
+                    for (KeyValue entry : all) {
+                        if (queue.kindOf(entry.getKey()) == QueueKeys.PERMIT && queue.permitsOf(entry.getKey()) != permits) {
+                            throw new PermitsMismatchException(name, queue.permitsOf(entry.getKey()), permits);
+                        }
                     }
                 }
-                long before = ahead.stream().filter(entry -> queue.kindOf(entry.getKey()) == QueueKeys.PERMIT).count();
-                if (before < permits) {
-                    return null;
-                }
-                // One permit: like a lock, only the nearest earlier permit's deletion can be the one
-                // that lets this one in. More: any earlier permit's can.
-                return permits == 1 ? nearest(queue, ahead, QueueKeys.PERMIT) : new Watch(ahead.get(ahead.size() - 1), true);
+                return decide(queue, kind, permits, ahead);
             }
         };
+    }
+
+    /** Grants the keys of {@code ahead} in creation order, then decides the acquisition's own key. */
+    private static Watch decide(QueueKeys queue, char kind, int permits, List<KeyValue> ahead) {
+        Granted granted = new Granted();
+        boolean prefixGranted = true;
+        boolean waitsForOtherFamily = false;
+        for (KeyValue entry : ahead) {
+            char entryKind = queue.kindOf(entry.getKey());
+            if (prefixGranted && granted.admits(entryKind, queue.permitsOf(entry.getKey()))) {
+                granted.add(entryKind);
+            } else {
+                prefixGranted = false;
+                waitsForOtherFamily |= (entryKind == QueueKeys.PERMIT) != (kind == QueueKeys.PERMIT);
+            }
+        }
+        if (prefixGranted && granted.admits(kind, permits)) {
+            return null;
+        }
+        if (waitsForOtherFamily) {
+            // Only programs mixing the families on one name get here: any earlier key's change may matter.
+            return new Watch(ahead.get(ahead.size() - 1), true);
+        }
+        Watch own = switch (kind) {
+            case QueueKeys.EXCLUSIVE -> nearest(queue, ahead, QueueKeys.EXCLUSIVE, QueueKeys.SHARED);
+            case QueueKeys.SHARED -> nearest(queue, ahead, QueueKeys.EXCLUSIVE);
+            default -> permits == 1 ? nearest(queue, ahead, QueueKeys.PERMIT) : null;
+        };
+        return own != null ? own : new Watch(ahead.get(ahead.size() - 1), true);
+    }
+
+    /** The holders counted so far, oldest first. */
+    final class Granted {
+        private int exclusive;
+        private int readers;
+        private int permits;
+
+        /** Whether a key of {@code kind} (of a semaphore of {@code ofPermits}) is compatible with them. */
+        boolean admits(char kind, int ofPermits) {
+            return switch (kind) {
+                case QueueKeys.EXCLUSIVE -> exclusive == 0 && readers == 0;
+                case QueueKeys.SHARED -> exclusive == 0;
+                default -> permits < ofPermits;
+            };
+        }
+
+        void add(char kind) {
+            switch (kind) {
+                case QueueKeys.EXCLUSIVE -> exclusive++;
+                case QueueKeys.SHARED -> readers++;
+                default -> permits++;
+            }
+        }
     }
 
     /** The last key of {@code ahead} whose kind is one of {@code kinds}, as a watch, or null. */

@@ -28,6 +28,11 @@ import java.util.stream.IntStream;
  * are tuned short (heartbeat 50 ms, election timeout 650 ms), so a lost leader is replaced within about
  * a second; the shortest lease etcd then grants is 1 s (1.5 election timeouts, rounded up to seconds). Every process is killed and the data deleted by
  * {@link #close()}, and by a shutdown hook if a test fails to close it.
+ *
+ * <p>{@link #startPartitionable(int)} runs each member in a network namespace of its own
+ * ({@link NamespaceNetwork}, one host per member, host {@code i} = member {@code i}), so a test can
+ * cut the links between members (their peer URLs) while its clients still reach every member, or
+ * cut the test's clients from a member: {@link #network()}.
  */
 public final class EtcdCluster implements AutoCloseable {
 
@@ -41,10 +46,12 @@ public final class EtcdCluster implements AutoCloseable {
     private final int[] peerPorts;
     private final Process[] processes;
     private final boolean[] paused;
+    private final NamespaceNetwork network;
 
-    private EtcdCluster(String binary, Path dir, int members) {
+    private EtcdCluster(String binary, Path dir, int members, NamespaceNetwork network) {
         this.binary = binary;
         this.dir = dir;
+        this.network = network;
         this.clientPorts = IntStream.range(0, members).map(i -> FreePorts.find()).toArray();
         this.peerPorts = IntStream.range(0, members).map(i -> FreePorts.find()).toArray();
         this.processes = new Process[members];
@@ -60,6 +67,23 @@ public final class EtcdCluster implements AutoCloseable {
      *                               (then nothing is left running)
      */
     public static EtcdCluster start(int members) {
+        return start(members, false);
+    }
+
+    /**
+     * Like {@link #start(int)}, with each member in its own network namespace on a private bridge
+     * ({@link #network()}): the members' links to each other and to the test's clients can be cut.
+     *
+     * @throws IllegalArgumentException if members is not 1, 3 or 5
+     * @throws IllegalStateException if no etcd binary is found, the namespaces cannot be created (root is
+     *                               needed), or the cluster is not healthy within 20 s (then nothing is
+     *                               left running or created)
+     */
+    public static EtcdCluster startPartitionable(int members) {
+        return start(members, true);
+    }
+
+    private static EtcdCluster start(int members, boolean partitionable) {
         if (members != 1 && members != 3 && members != 5) {
             throw new IllegalArgumentException("members must be 1, 3 or 5, got " + members);
         }
@@ -73,7 +97,15 @@ public final class EtcdCluster implements AutoCloseable {
             throw new UncheckedIOException("cannot create a data directory for etcd", e);
         }
         ShutdownReaper.register(dir);
-        EtcdCluster cluster = new EtcdCluster(binary, dir, members);
+        NamespaceNetwork network;
+        try {
+            network = partitionable ? NamespaceNetwork.create(members) : null;
+        } catch (RuntimeException e) {
+            Directories.deleteQuietly(dir);
+            ShutdownReaper.unregister(dir);
+            throw e;
+        }
+        EtcdCluster cluster = new EtcdCluster(binary, dir, members, network);
         try {
             for (int i = 0; i < members; i++) {
                 cluster.launch(i, "new");
@@ -122,7 +154,7 @@ public final class EtcdCluster implements AutoCloseable {
                 "--log-level", "warn",
                 "--log-outputs", dir.resolve(name(member) + ".log").toString()));
         try {
-            Process process = new ProcessBuilder(command)
+            Process process = new ProcessBuilder(network == null ? command : network.inside(member, command))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name(member) + ".out").toFile()))
                     .start();
@@ -155,9 +187,22 @@ public final class EtcdCluster implements AutoCloseable {
         return processes.length;
     }
 
-    /** {@code http://127.0.0.1:PORT} of member {@code i}'s client port. */
+    /** {@code http://HOST:PORT} of member {@code i}'s client port (HOST is 127.0.0.1 unless partitionable). */
     public String endpoint(int member) {
-        return "http://127.0.0.1:" + clientPorts[member];
+        return "http://" + host(member) + ":" + clientPorts[member];
+    }
+
+    /**
+     * The network the members run in, to cut and heal their links (host {@code i} is member {@code i}).
+     *
+     * @throws IllegalStateException if the cluster was not started with {@link #startPartitionable(int)}
+     */
+    public NamespaceNetwork network() {
+        if (network == null) {
+            throw new IllegalStateException("this cluster runs on loopback; start it with "
+                    + "EtcdCluster.startPartitionable(members) to cut its links");
+        }
+        return network;
     }
 
     /** The client port of member {@code i}, which stays the same across {@link #restart(int)}. */
@@ -255,8 +300,14 @@ public final class EtcdCluster implements AutoCloseable {
                 }
             });
         } finally {
-            Directories.deleteQuietly(dir);
-            ShutdownReaper.unregister(dir);
+            try {
+                if (network != null) {
+                    network.close();
+                }
+            } finally {
+                Directories.deleteQuietly(dir);
+                ShutdownReaper.unregister(dir);
+            }
         }
     }
 
@@ -265,7 +316,11 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     private String peerUrl(int member) {
-        return "http://127.0.0.1:" + peerPorts[member];
+        return "http://" + host(member) + ":" + peerPorts[member];
+    }
+
+    private String host(int member) {
+        return network == null ? "127.0.0.1" : network.address(member);
     }
 
     /** The body of a GET (no body) or POST to member {@code i}, or null if it does not answer in 1 s. */
