@@ -7,6 +7,7 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.grpc.Status;
 
@@ -35,6 +36,9 @@ import java.util.function.Function;
  * <p>The lease's TTL on the server is the lease's ttl rounded up to whole seconds (etcd's unit, and
  * never below etcd's minimum): the server always keeps a key at least as long as the engine's local
  * deadline trusts it, so {@code lost()} completes before the server can give the lock to another.
+ * A keep-alive counts only once a linearizable read sent after its answer confirmed, in the same
+ * raft term, that a quorum follows the leader that renewed it (see {@code confirm}): a leader cut off
+ * from its peers can no longer extend a lease the majority is about to expire.
  */
 final class Acquisitions {
 
@@ -214,7 +218,9 @@ final class Acquisitions {
     private CompletableFuture<Boolean> keepAlive(Acquisition acquisition, long giveUpAtNanos) {
         return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
             if (error == null) {
-                return CompletableFuture.completedFuture(response.getTTL() > 0);
+                return response.getTTL() > 0
+                        ? confirm(acquisition, response.getHeader().getRaftTerm(), giveUpAtNanos)
+                        : CompletableFuture.completedFuture(false);
             }
             if (EtcdErrors.isLeaseNotFound(error)) {
                 return CompletableFuture.completedFuture(false);
@@ -227,6 +233,30 @@ final class Acquisitions {
             }
             return CompletableFuture.<Boolean>failedFuture(EtcdErrors.unwrap(error));
         }).thenCompose(answer -> answer);
+    }
+
+    /**
+     * Proves that the keep-alive answered in raft term {@code term} reached the lessor that counts:
+     * etcd 3.4 (before 3.4.28) answers a keep-alive from the leader's own lessor without checking that
+     * a quorum still follows it, so a leader cut off from its peers renews leases that the majority's
+     * new leader never hears of, for up to two election timeouts. A linearizable read sent after the
+     * answer is served only once the leader of its term has heard from a quorum; if that term is still
+     * {@code term}, no other leader was elected before the keep-alive was answered, and the one whose
+     * lessor renewed the lease was the real leader. A new term in between means the renewal may have
+     * reached a deposed leader: it is sent again, in the new term.
+     */
+    private CompletableFuture<Boolean> confirm(Acquisition acquisition, long term, long giveUpAtNanos) {
+        return client.getKVClient().get(acquisition.key(), GetOption.builder().withCountOnly(true).build())
+                .thenCompose(read -> {
+                    if (read.getHeader().getRaftTerm() == term) {
+                        return CompletableFuture.completedFuture(true);
+                    }
+                    if (System.nanoTime() - giveUpAtNanos < 0) {
+                        return keepAlive(acquisition, giveUpAtNanos);
+                    }
+                    return CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("the keep-alive of an etcd"
+                            + " lease could not be confirmed by a quorum (elections going on)").asRuntimeException());
+                });
     }
 
     static ByteSequence value(String holder) {
