@@ -78,8 +78,8 @@ class EtcdPausedClientTest {
             taken = other.lock("paused:client", LockOptions.watchdog(TTL)).acquire(Duration.ofSeconds(20));
             acquired = System.nanoTime();
             resource.increment("other", taken.token(), resource.read(taken.token()));
+            long resumedAt = System.nanoTime(); // before SIGCONT: the child cannot run before this
             Signals.cont(child.pid());
-            long resumedAt = System.nanoTime();
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child saw its loss and exited").isTrue();
             reader.join(10_000);
             long claimed = taken.isValid() ? System.nanoTime() : acquired;
