@@ -5,6 +5,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Run in a child JVM by {@link EtcdPausedClientTest}, which SIGSTOPs it while it holds: takes the
@@ -29,16 +30,14 @@ public final class PausedHolderProbe {
             Lease lease = lock.acquire(Duration.ofSeconds(10));
             long acquired = System.nanoTime();
             long sent = Math.min(acquired, acquired + lease.remaining().toNanos() - ttl.minus(lock.options().drift()).toNanos());
-            long[] lostAt = new long[1];
-            lease.lost().thenRun(() -> lostAt[0] = System.nanoTime());
+            CompletableFuture<Long> lostAt = lease.lost().toCompletableFuture().thenApply(reason -> System.nanoTime());
             System.out.println("ACQUIRED " + lease.token() + " " + sent + " " + acquired);
             while (true) {
                 long now = System.nanoTime();
                 if (!lease.isValid()) {
                     System.out.println("INVALID " + now);
                     System.out.println("WRITE " + lease.token());
-                    lease.lost().toCompletableFuture().join();
-                    System.out.println("LOST " + lostAt[0]);
+                    System.out.println("LOST " + lostAt.join());
                     System.out.flush();
                     return;
                 }
