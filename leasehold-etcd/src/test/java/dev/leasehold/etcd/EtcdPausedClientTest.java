@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * child's lease and writes; then the child resumes and sends its late writes. History-checked: no
  * stale write admitted, no two valid holders at once (the time with two is printed, expected 0 ms),
  * and the child's first check after its pause reports the loss (its local deadline passed while it
- * was frozen), so it never claims the lock again.
+ * was frozen), so it never claims the lock again. {@code -Dfaults.minutes=N} repeats it for N minutes.
  */
 @Tag("faults")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -57,11 +57,18 @@ class EtcdPausedClientTest {
     @Test
     void aClientFrozenPastItsLeaseLosesItBeforeAnotherHoldsAndItsLateWritesAreRefused() throws Exception {
         cluster = EtcdCluster.start(3);
+        long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(Long.getLong("faults.minutes", 0));
+        for (int round = 0; round == 0 || System.nanoTime() - end < 0; round++) {
+            freezeOnce("paused:client:" + round);
+        }
+    }
+
+    private void freezeOnce(String name) throws Exception {
         History history = new History();
         CounterResource resource = new CounterResource(history, true);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         child = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                PausedHolderProbe.class.getName(), cluster.endpoints(), "paused:client", String.valueOf(TTL.toMillis()))
+                PausedHolderProbe.class.getName(), cluster.endpoints(), name, String.valueOf(TTL.toMillis()))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         ChildReport report = new ChildReport(resource, history);
         Thread reader = new Thread(() -> report.read(child), "child-reader");
@@ -75,7 +82,7 @@ class EtcdPausedClientTest {
         Lease taken;
         long acquired;
         try (other) {
-            taken = other.lock("paused:client", LockOptions.watchdog(TTL)).acquire(Duration.ofSeconds(20));
+            taken = other.lock(name, LockOptions.watchdog(TTL)).acquire(Duration.ofSeconds(20));
             acquired = System.nanoTime();
             resource.increment("other", taken.token(), resource.read(taken.token()));
             long resumedAt = System.nanoTime(); // before SIGCONT: the child cannot run before this
