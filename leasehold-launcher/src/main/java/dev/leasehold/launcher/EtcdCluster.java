@@ -287,8 +287,9 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     /**
-     * Kills every member (SIGKILL ends a paused one too) and deletes the data, even when one member
-     * does not exit (that failure is thrown afterwards); idempotent.
+     * Kills every member (SIGKILL ends a paused one too), then deletes the network namespaces (if
+     * partitionable) and the data, even when one member does not exit (that failure is thrown
+     * afterwards); idempotent.
      */
     @Override
     public void close() {

@@ -45,7 +45,8 @@ public final class NamespaceNetwork implements AutoCloseable {
     /** Interface aliases: {@code leasehold <owner pid> <network id>}. */
     private static final Pattern ALIAS = Pattern.compile("^leasehold (\\d+) ([a-z0-9]+)");
     private static final Pattern BLACKHOLE = Pattern.compile("(?m)^blackhole (10\\.213\\.(\\d+)\\.\\d+)");
-    private static final Path LOCK_FILE = Path.of(System.getProperty("java.io.tmpdir"), "leasehold-netns.lock");
+    /** One path for every JVM (not java.io.tmpdir, which a build may set per module). */
+    private static final Path LOCK_FILE = Path.of("/tmp", "leasehold-netns.lock");
     private static final int MAX_HOSTS = 200;
     private static final Set<NamespaceNetwork> OPEN = ConcurrentHashMap.newKeySet();
 
@@ -329,9 +330,16 @@ public final class NamespaceNetwork implements AutoCloseable {
         try (Stream<Path> links = Files.list(Path.of("/sys/class/net"))) {
             for (Path link : links.filter(path -> path.getFileName().toString().startsWith("lh")).toList()) {
                 Matcher alias = ALIAS.matcher(readAlias(link));
-                if (alias.find() && !alive(Long.parseLong(alias.group(1))) && Files.exists(link)) {
-                    ip("link", "del", link.getFileName().toString());
-                    swept++;
+                if (alias.find() && !alive(Long.parseLong(alias.group(1)))) {
+                    try {
+                        ip("link", "del", link.getFileName().toString());
+                        swept++;
+                    } catch (IllegalStateException gone) {
+                        // a veth goes by itself once its peer's namespace is deleted, maybe just now
+                        if (Files.exists(link)) {
+                            throw gone;
+                        }
+                    }
                 }
             }
         } catch (IOException e) {

@@ -122,7 +122,7 @@ class NamespaceNetworkTest {
     private void startRedis(int host) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         Process process = new ProcessBuilder(network.inside(host, List.of(RedisBinary.locate().path().toString(),
-                "--bind", network.address(host), "--port", String.valueOf(PORT), "--save", "", "--appendonly", "no",
+                "--bind", network.address(host), "--port", String.valueOf(PORT), "--protected-mode", "no", "--save", "", "--appendonly", "no",
                 "--dir", dir.toString())))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         servers.add(process);
