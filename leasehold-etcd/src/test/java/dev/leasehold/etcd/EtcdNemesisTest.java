@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The etcd partition scenarios of issue 19, each history-checked: a holder pinned to one member
  * takes the lock, contenders on the other members queue behind it, then the fault strikes the
- * holder's member. Each asserts that the fenced resource admits no stale write, that no two holders'
+ * holder's member: the leader cut off from its peers (its client still reaches it), the leader
+ * killed, or the test's clients cut off from a follower (the member stays in the cluster). Each asserts that the fenced resource admits no stale write, that no two holders'
  * claimed intervals overlap (the longest overlap is printed, expected 0 ms), and that the pinned
  * holder's {@code lost()} completed by its local deadline, before any contender got the lock. The
  * last scenario runs a deliberately broken holder through the same partition and sees the checker
@@ -74,6 +75,20 @@ class EtcdNemesisTest {
             DistributedLock pinned = pinnedClient(cluster.endpoint(leader)).lock("nemesis:kill", LockOptions.watchdog(TTL));
             Outcome outcome = scenario("kill the holder's member (the leader)", pinned, contenders(cluster, leader, "nemesis:kill"),
                     () -> cluster.kill(leader), () -> cluster.restart(leader));
+            outcome.assertSafe();
+        }
+    }
+
+    @Test
+    void cuttingTheHoldersClientFromItsMemberNeverGivesTwoHolders() throws Exception {
+        EtcdCluster cluster = track(EtcdCluster.startPartitionable(3));
+        for (long end = soakEnd(), round = 0; round == 0 || System.nanoTime() - end < 0; round++) {
+            int follower = (cluster.leader() + 1) % cluster.size();
+            DistributedLock pinned = pinnedClient(cluster.endpoint(follower)).lock("nemesis:client", LockOptions.watchdog(TTL));
+            // The test JVM loses that member (the contenders talk to the other two); the member stays in the cluster.
+            Outcome outcome = scenario("cut the holder's client from its member", pinned,
+                    contenders(cluster, follower, "nemesis:client"),
+                    () -> cluster.network().cutFromTestJvm(follower), () -> cluster.network().healFromTestJvm(follower));
             outcome.assertSafe();
         }
     }
