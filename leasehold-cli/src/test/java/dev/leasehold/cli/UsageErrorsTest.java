@@ -52,7 +52,8 @@ class UsageErrorsTest {
         CliProcess run = CliProcess.start(dir, NO_SERVER);
 
         assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.stderr()).contains("demo").contains("run").contains("inspect").contains("Exit codes:");
+        assertThat(run.stderr()).contains("demo").contains("run").contains("inspect").contains("Exit codes:")
+                .contains("on Redis, ZooKeeper or etcd");
     }
 
     /** It was exit 69 with 'NXDOMAIN': Lettuce took 'localhost:63x1' for a host name. */
