@@ -43,6 +43,12 @@ final class ReplicaAckProtocol implements LockProtocol {
         return inner.describe();
     }
 
+    /** The wrapped kind's word: the acknowledgement is not a kind of its own. */
+    @Override
+    public String kind() {
+        return inner.kind();
+    }
+
     @Override
     public Admission admission() {
         return inner.admission();

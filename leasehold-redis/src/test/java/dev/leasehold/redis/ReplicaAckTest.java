@@ -4,6 +4,8 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.testkit.meters.MeterReadings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,6 +109,24 @@ class ReplicaAckTest {
             assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThanOrEqualTo(ttl.plusMillis(100));
             assertThat(lease.isValid()).isFalse();
         }
+    }
+
+    /** The acknowledgement wraps a kind; the {@code kind} tag of {@code leasehold.acquire.wait} stays the kind's. */
+    @Test
+    void theAcquireMeterNamesTheKindTheAcknowledgementWraps() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient client = RedisLocks.builder().uri(master.uri()).meterRegistry(registry).connect()) {
+            client.lock("ack:meter:mutex", acked).acquire(Duration.ofSeconds(2)).release();
+            client.fairLock("ack:meter:fair", acked).acquire(Duration.ofSeconds(2)).release();
+            client.readWriteLock("ack:meter:read", acked).readLock().acquire(Duration.ofSeconds(2)).release();
+            client.readWriteLock("ack:meter:write", acked).writeLock().acquire(Duration.ofSeconds(2)).release();
+        }
+        MeterReadings readings = new MeterReadings(registry);
+        assertThat(readings.acquisitions("lock", "acquired")).as("the mutex").isEqualTo(1);
+        assertThat(readings.acquisitions("fair_lock", "acquired")).as("the fair lock").isEqualTo(1);
+        assertThat(readings.acquisitions("read", "acquired")).as("the read lock").isEqualTo(1);
+        assertThat(readings.acquisitions("write", "acquired")).as("the write lock").isEqualTo(1);
     }
 
     @Test
