@@ -4,6 +4,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -59,6 +60,24 @@ class ReplicaAckTest {
             assertThat(replica.command("GET", "ack:ok")).as("WAIT returned only once the replica had the key")
                     .isNotNull();
             assertThat(replica.command("GET", "{ack:ok}:fence")).isEqualTo(Long.toString(lease.token()));
+        }
+    }
+
+    /** A release hands a fair lock to an acknowledged waiter: it gets the handoff's token, once the replica has it. */
+    @Test
+    void anAcknowledgedWaiterGetsAFairLockHandedOverOnceTheReplicaHasIt() throws Exception {
+        LockOptions acked = LockOptions.fixedLease(Duration.ofSeconds(30)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient holderClient = RedisLocks.connect(master.uri());
+             RedisLockClient waiterClient = RedisLocks.connect(master.uri())) {
+            Lease held = holderClient.fairLock("ack:handoff", acked).acquire(Duration.ofSeconds(2));
+            CompletableFuture<Lease> waiting = waiterClient.fairLock("ack:handoff", acked)
+                    .acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+            ServerProbe.awaitWaiters(master, LockKeys.of("ack:handoff").queue(), 1);
+            held.release();
+            try (Lease next = waiting.get(5, TimeUnit.SECONDS)) {
+                assertThat(next.token()).isGreaterThan(held.token());
+                assertThat(replica.command("GET", "{ack:handoff}:fence")).isEqualTo(Long.toString(next.token()));
+            }
         }
     }
 
