@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (its proof that it catches one in this scenario), that fencing refused every write of the old
  * holder after the new one's first access (0 stale writes admitted), that the new token exceeds
  * every token the old master issued, and prints the overlap; the old holder learns of its loss
- * once the partition heals and the Sentinels demote its master.
+ * once the partition heals and the Sentinels demote its master, by its local deadline after that
+ * (its renewals fail on a replica).
  *
  * <p><b>With {@code withReplicaAck(1)}</b> the old holder's renewals on the isolated master are
  * acknowledged by no replica, so they fail and its lease is lost by its local deadline: send of
@@ -57,7 +58,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * priority) could end the key up to ttl/3 before the old holder's deadline. {@code WAIT} is not
  * consensus: acknowledgement narrows the failover window, the token closes it for fenced resources.
  *
- * <p>Each scenario runs once (about 20 s); {@code -Dfaults.minutes=N} repeats it for N minutes.
+ * <p>Each scenario runs once (about 15 s with acknowledgement, 35 s without, which waits for the
+ * demotion); {@code -Dfaults.minutes=N} repeats it for N minutes.
  */
 @Tag("faults")
 class SentinelPartitionTest {
@@ -97,6 +99,8 @@ class SentinelPartitionTest {
             assertThat(run.oldValidWhenNewGranted()).as("the isolated master kept renewing the old lease: " + run)
                     .isTrue();
             assertThat(verdict.overlaps()).as("the checker sees the two valid holders: " + verdict).isPositive();
+            assertThat(run.oldLostAfterDemotionMillis()).as("once its master is demoted, lost by its local deadline: "
+                    + run).isLessThanOrEqualTo(TTL.toMillis() + DEADLINE_SLACK_MILLIS);
             assertFenced(run);
             stop();
         } while (System.nanoTime() < end);
@@ -172,19 +176,34 @@ class SentinelPartitionTest {
                 long oldFence = Long.parseLong(String.valueOf(old.command("GET", LockKeys.of(NAME).fence())));
                 leaseB.release();
 
-                // Heal: the Sentinels demote the old master, and the old holder learns its lease is gone.
+                // Heal: the Sentinels demote the old master (8 s or more after it answers again), and
+                // an old holder that still believes in its lease learns it is gone.
                 link.pass();
-                leaseA.lost().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                Long demotedAt = leaseA.isValid() ? awaitDemoted(old) : null;
+                leaseA.lost().toCompletableFuture().get(TTL.toSeconds() + 5, TimeUnit.SECONDS);
                 holderA.finish();
                 history.hold(new Hold("A", leaseA.token(), sentA, acquiredA, holderA.claimedUntil()));
                 Run run = new Run(acknowledged, HistoryChecker.check(history), leaseA.token(), leaseB.token(), oldFence,
                         failoverMillis, millis(lostA.get() - partitionedAt), millis(lostA.get() - acquiredB),
+                        demotedAt == null ? null : millis(lostA.get() - demotedAt),
                         millis(Math.max(0, Math.min(holderA.claimedUntil(), claimedB) - acquiredB)), oldValid,
                         lateWriteRefused);
                 System.out.println("Sentinel partition: " + run);
                 return run;
             }
         }
+    }
+
+    /** Waits until the Sentinels made the healed old master a replica; returns when it saw that. */
+    private static long awaitDemoted(RedisServer old) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!String.valueOf(old.command("ROLE")).startsWith("[slave")) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the Sentinels did not demote the old master within 30 s of the heal");
+            }
+            Thread.sleep(50);
+        }
+        return System.nanoTime();
     }
 
     /** The second client's acquire; with acknowledgement it fails until the other replica follows the new master. */
@@ -215,17 +234,22 @@ class SentinelPartitionTest {
      * @param oldLostAfterPartitionMillis when the old holder's lost() completed, after the partition
      * @param oldLostAfterNewGrantMillis  the same, after the new holder's acquire returned: positive
      *                                    when the old lease was still valid at the second grant
+     * @param oldLostAfterDemotionMillis  the same, after the healed old master was seen demoted; null
+     *                                    when it was lost before the heal (the demotion is not awaited)
      * @param overlapMillis               how long both holders' claimed intervals overlapped
      */
     private record Run(boolean acknowledged, Verdict verdict, long oldToken, long newToken, long oldMasterFence,
                        long failoverMillis, long oldLostAfterPartitionMillis, long oldLostAfterNewGrantMillis,
-                       long overlapMillis, boolean oldValidWhenNewGranted, boolean lateWriteRefused) {
+                       Long oldLostAfterDemotionMillis, long overlapMillis, boolean oldValidWhenNewGranted, boolean lateWriteRefused) {
 
         @Override
         public String toString() {
             return (acknowledged ? "withReplicaAck(1)" : "no replica ack") + ": failover " + failoverMillis
                     + " ms after the partition; old lease lost " + oldLostAfterPartitionMillis + " ms after it ("
-                    + oldLostAfterNewGrantMillis + " ms after the new grant; ttl " + TTL.toMillis()
+                    + oldLostAfterNewGrantMillis + " ms after the new grant"
+                    + (oldLostAfterDemotionMillis == null ? ""
+                            : ", " + oldLostAfterDemotionMillis + " ms after the healed old master was demoted")
+                    + "; ttl " + TTL.toMillis()
                     + " ms); overlap of valid holders " + overlapMillis + " ms; tokens old " + oldToken
                     + " (old master's fence " + oldMasterFence + "), new " + newToken + "; stale writes admitted "
                     + verdict.staleWritesAdmitted() + ", refused " + verdict.refusedWrites() + "; " + verdict;
