@@ -55,4 +55,9 @@ final class HandoffAsRetry implements ReleaseSignal {
     public CompletableFuture<Void> unsubscribeLater() {
         return inner.unsubscribeLater();
     }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
 }
