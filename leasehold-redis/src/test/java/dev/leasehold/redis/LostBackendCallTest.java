@@ -83,6 +83,28 @@ class LostBackendCallTest {
                 ttl, operationTimeout).isLessThan(ttl.toMillis() + 1_000);
     }
 
+    /** The asynchronous form: the future fails by the local deadline, without waiting for the release. */
+    @Test
+    void aCallAsyncWhoseLeaseIsLostToAFrozenServerFailsByTheLocalDeadline() throws Exception {
+        RedisServer server = server();
+        Duration ttl = Duration.ofSeconds(2);
+        Duration operationTimeout = Duration.ofSeconds(5);
+        DistributedLock lock = client(server, operationTimeout).lock("frozen:async", LockOptions.watchdog(ttl));
+        AtomicLong pausedAt = new AtomicLong();
+        CompletableFuture<String> never = new CompletableFuture<>();
+        CompletableFuture<String> result = lock.callAsync(WAIT, lease -> {
+            server.pause();
+            pausedAt.set(System.nanoTime());
+            return never;
+        });
+        Throwable thrown = catchThrowable(() -> result.get(20, TimeUnit.SECONDS));
+        long afterFreeze = millisSince(pausedAt.get());
+        assertThat(thrown).hasCauseInstanceOf(LeaseLostException.class);
+        assertThat(never).isCancelled();
+        assertThat(afterFreeze).as("failed by the local deadline (ttl %s), not after a release waited its %s",
+                ttl, operationTimeout).isLessThan(ttl.toMillis() + 1_000);
+    }
+
     /** Failed before: each of these waited the operation timeout on the frozen server. */
     @Test
     void releasingALeaseLostToAFrozenServerReturnsAtOnce() throws Exception {
