@@ -100,13 +100,13 @@ public final class JdbcLocks {
         }
 
         /**
-         * The lease table: a lower-case identifier, {@code table} or {@code schema.table}.
+         * The lease table: a lower-case identifier, {@code table} or {@code schema.table}, the table
+         * part at most 57 characters (its sequence {@code <table>_token} must fit PostgreSQL's 63).
          *
          * @throws IllegalArgumentException otherwise (it becomes part of SQL text, so it is checked)
          */
         public Builder table(String table) {
-            this.table = SqlIdentifier.table("table", table);
-            new LeaseTable(table); // the sequence's and channel's names must fit too
+            this.table = new LeaseTable(table).table();
             return this;
         }
 

@@ -45,10 +45,13 @@ final class LeaseTable {
     private final String sequence;
     private final String channel;
 
+    /** 63 bytes, PostgreSQL's identifier limit, less the sequence's {@code _token} suffix. */
+    static final int MAX_TABLE_LENGTH = 63 - "_token".length();
+
     LeaseTable(String table) {
-        this.table = SqlIdentifier.table("table", table);
+        this.table = SqlIdentifier.table("table", table, MAX_TABLE_LENGTH);
         this.sql = SqlIdentifier.quoted(this.table);
-        this.sequence = SqlIdentifier.quoted(SqlIdentifier.table("table", table + "_token"));
+        this.sequence = SqlIdentifier.quoted(this.table + "_token");
         this.channel = channelOf(this.table);
     }
 
