@@ -106,7 +106,7 @@ public final class JdbcLocks {
          * @throws IllegalArgumentException otherwise (it becomes part of SQL text, so it is checked)
          */
         public Builder table(String table) {
-            this.table = new LeaseTable(table).table();
+            this.table = new LeaseTable(table, new TransactionBounds(operationTimeout())).table();
             return this;
         }
 
@@ -133,7 +133,7 @@ public final class JdbcLocks {
          * @throws JdbcTableException if the table exists with another shape
          */
         public JdbcLockClient build() {
-            LeaseTable leases = new LeaseTable(table);
+            LeaseTable leases = new LeaseTable(table, new TransactionBounds(operationTimeout()));
             String database = "the DataSource";
             ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck());
             Duration listenTimeout = operationTimeout().plusSeconds(5);
