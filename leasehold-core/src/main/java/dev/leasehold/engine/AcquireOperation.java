@@ -404,6 +404,8 @@ final class AcquireOperation {
             settled.complete(null);
         } else {
             SettlingFuture.settledOf(call).thenRun(() -> settled.complete(null));
+        }
+        if (!settled.isDone()) {
             settled.completeOnTimeout(null, Math.max(0, giveUpAtNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
         settled.thenRun(() -> abandon(done, giveUpAtNanos, FIRST_CLEANUP_RETRY_NANOS));
