@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One history-checked fault run: workers on several clients take one lock name, hold it (a random
- * 50-300 ms, one hold in three 1-3 s, longer than the 1 s ttl; always long for the workers named
+ * 50-300 ms, one hold in three 1.5-3 s, longer than the 1 s ttl; always long for the workers named
  * with a given prefix) while checking {@link Lease#isValid()} (a holder stops working once its
  * lease is no longer valid), increment a fenced counter and pause 10-100 ms before the next acquire; a nemesis breaks the backend meanwhile. Besides
  * the {@link HistoryChecker}'s verdict it measures the longest overlap of two holders' valid
@@ -119,7 +119,7 @@ final class FaultRun {
                 long read = resource.read(lease.token());
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 boolean longHold = longHolders != null ? holder.startsWith(longHolders) : random.nextDouble() < 0.3;
-                long holdMillis = longHold ? random.nextLong(1_000, 3_000) : random.nextLong(50, 300);
+                long holdMillis = longHold ? random.nextLong(1_500, 3_000) : random.nextLong(50, 300);
                 long holdUntil = acquired + TimeUnit.MILLISECONDS.toNanos(holdMillis);
                 while (System.nanoTime() < holdUntil && lease.isValid()) {
                     claimed = System.nanoTime();
