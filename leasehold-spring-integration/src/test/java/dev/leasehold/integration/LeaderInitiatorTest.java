@@ -45,8 +45,13 @@ class LeaderInitiatorTest {
     private final List<Term> terms = Collections.synchronizedList(new ArrayList<>());
     private final List<AbstractLeaderEvent> events = Collections.synchronizedList(new ArrayList<>());
 
-    /** One grant: who, its lease, and whether the previous term's lease was still valid at that moment. */
-    private record Term(String candidate, Lease lease, boolean previousStillValid) {
+    /**
+     * One grant as its candidate saw it: who, its lease, whether another term's lease was valid at the
+     * same time as this one (another was seen valid, and this one was still valid after), and whether
+     * it was recorded in time (its own lease still valid: a candidate whose callback ran late, after
+     * its lease expired and the next term began, is recorded out of order).
+     */
+    private record Term(String candidate, Lease lease, boolean overlapped, boolean timely) {
     }
 
     @BeforeAll
@@ -76,8 +81,9 @@ class LeaderInitiatorTest {
                 // The initiator's thread holds the lock while granted: its lease, and token, are reachable.
                 Lease lease = registry.currentLease(role).orElseThrow();
                 synchronized (terms) {
-                    boolean previousValid = !terms.isEmpty() && terms.get(terms.size() - 1).lease().isValid();
-                    terms.add(new Term(id, lease, previousValid));
+                    boolean otherValid = terms.stream().anyMatch(term -> term.lease().isValid());
+                    boolean ownValid = lease.isValid();
+                    terms.add(new Term(id, lease, otherValid && ownValid, ownValid));
                 }
             }
 
@@ -120,7 +126,7 @@ class LeaderInitiatorTest {
         String firstId = first == a ? "a" : "b";
         String secondId = first == a ? "b" : "a";
         assertThat(terms).extracting(Term::candidate).containsExactly(firstId, secondId, firstId);
-        assertThat(terms).extracting(Term::previousStillValid).as("no two valid terms at once").containsOnly(false);
+        assertThat(terms).extracting(Term::overlapped).as("no two valid terms at once").containsOnly(false);
         assertThat(terms).extracting(term -> term.lease().token()).as("a token per term, increasing").isSorted()
                 .doesNotHaveDuplicates();
         assertThat(terms).extracting(term -> term.lease().isValid()).as("every term ended").containsOnly(false);
@@ -131,24 +137,22 @@ class LeaderInitiatorTest {
 
     @Test
     void aTermWhoseLeaseRanOutIsRevokedAndTheElectionGoesOnWithHigherTokens() throws Exception {
-        List<Term> seen = runTermsLimitedTo(Duration.ofMillis(400));
-        assertThat(seen).extracting(term -> term.lease().token()).as("a token per term, increasing").isSorted()
-                .doesNotHaveDuplicates();
-        assertThat(seen).extracting(term -> term.lease().isValid()).as("every term ended").containsOnly(false);
+        checkTermsLimitedTo(Duration.ofMillis(400));
     }
 
-    /**
-     * The same, repeated, with the strict check that at each grant the previous term's lease (ended by
-     * its expiry, not by a release) was no longer valid. Seen once in about 16 runs of the default
-     * test on a loaded machine (cold JVM): a grant while the previous fixed lease still counted as
-     * valid. Kept here, out of the default build, until that is explained.
-     */
+    /** The same, ten times over, for the faults profile's soak. */
     @Tag("faults")
     @RepeatedTest(10)
-    void noTwoTermsEndedByExpiryAreValidAtOnce() throws Exception {
-        List<Term> seen = runTermsLimitedTo(Duration.ofMillis(400));
-        assertThat(seen).extracting(Term::previousStillValid).as("no two valid terms at once").containsOnly(false);
-        assertThat(seen).extracting(term -> term.lease().token()).isSorted().doesNotHaveDuplicates();
+    void termLimitsSoak() throws Exception {
+        checkTermsLimitedTo(Duration.ofMillis(400));
+    }
+
+    private void checkTermsLimitedTo(Duration leaseTime) throws Exception {
+        List<Term> seen = runTermsLimitedTo(leaseTime);
+        assertThat(seen).extracting(Term::overlapped).as("no two valid terms at once").containsOnly(false);
+        assertThat(seen).filteredOn(Term::timely).extracting(term -> term.lease().token())
+                .as("a token per term, increasing").isSorted().doesNotHaveDuplicates();
+        assertThat(seen).extracting(term -> term.lease().isValid()).as("every term ended").containsOnly(false);
     }
 
     /**
