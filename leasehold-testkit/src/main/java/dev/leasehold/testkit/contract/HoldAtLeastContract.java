@@ -121,6 +121,22 @@ public abstract class HoldAtLeastContract {
     }
 
     @Test
+    void aWaiterBlockedByAKeptLockGetsItOnceItFrees() throws Exception {
+        String lockName = name("waiter");
+        DistributedLock other = lock(client(), lockName, LockOptions.defaults());
+        long start = System.nanoTime();
+        Lease lease = lock(client(), lockName, LockOptions.defaults().holdAtLeast(HOLD)).acquire(Duration.ofSeconds(5));
+        Thread.sleep(100);
+        lease.release();
+        Optional<Lease> next = other.tryAcquire(HOLD.plus(serverExpiryGranularity()).plusSeconds(5));
+        long freedAfter = millisSince(start);
+        assertThat(next).as("the waiter gets the lock once the kept lock frees").isPresent();
+        assertThat(freedAfter).isGreaterThanOrEqualTo(HOLD.toMillis() - 5);
+        assertThat(next.get().token()).isGreaterThan(lease.token());
+        next.get().release();
+    }
+
+    @Test
     void aReleaseAfterHoldAtLeastFreesTheLockAtOnce() throws Exception {
         String lockName = name("late");
         DistributedLock other = lock(client(), lockName, LockOptions.defaults());
