@@ -14,7 +14,8 @@ public enum IfLocked {
      * value is {@code null}, as the return type calls for (a primitive return type other than
      * {@code void} is refused at startup). Logged at DEBUG only, and counted in
      * {@code leasehold.acquire.wait} with {@code outcome=skipped}. A backend that cannot be reached
-     * is no skip: the call still throws {@link dev.leasehold.LockUnavailableException}.
+     * is no skip: the call still throws {@link dev.leasehold.LockUnavailableException}. A lock client
+     * already closed (a call under way while the application shuts down) is one: logged at DEBUG.
      */
     SKIP
 }

@@ -3,6 +3,7 @@ package dev.leasehold.spring;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.LockUnavailableException;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -60,24 +61,29 @@ final class LockedInterceptor implements MethodInterceptor {
         LockedMethod locked = found.get();
         Object[] args = invocation.getArguments();
         String name = locked.name().evaluate(target, args, beanFactory);
-        DistributedLock lock = locked.kind().on(client.get(), name, locked.options());
         AtomicBoolean ran = new AtomicBoolean();
-        Callable<Object> work = () -> {
-            ran.set(true);
-            if (locked.leaseIndex() >= 0) {
-                args[locked.leaseIndex()] = Lease.current();
-            }
-            Object result = proceed(invocation);
-            if (result instanceof Future<?> pending) {
-                awaitUnderTheLock(pending);
-            }
-            return result;
-        };
         try {
+            DistributedLock lock = locked.kind().on(client.get(), name, locked.options());
+            Callable<Object> work = () -> {
+                ran.set(true);
+                if (locked.leaseIndex() >= 0) {
+                    args[locked.leaseIndex()] = Lease.current();
+                }
+                Object result = proceed(invocation);
+                if (result instanceof Future<?> pending) {
+                    awaitUnderTheLock(pending);
+                }
+                return result;
+            };
             if (locked.ifLocked() == IfLocked.SKIP) {
                 return lock.tryCall(locked.waitFor(), work, () -> skipped(locked, name));
             }
             return lock.call(locked.waitFor(), work);
+        } catch (LockClientClosedException closed) {
+            if (ran.get() || locked.ifLocked() != IfLocked.SKIP) {
+                throw closed;
+            }
+            return skippedAtShutdown(locked, name);
         } catch (LockTimeoutException | LockUnavailableException notAcquired) {
             // Thrown by the method itself (say, by a lock it takes): its own exception, unchanged.
             if (ran.get()) {
@@ -85,6 +91,19 @@ final class LockedInterceptor implements MethodInterceptor {
             }
             throw AcquireFailures.named(notAcquired, LockNameExpression.describe(locked.method()), name);
         }
+    }
+
+    /**
+     * The client was closed before the call got the lock: the application is shutting down (the
+     * context closes it after the {@code @Locked} beans, but a scheduled call may already be under
+     * way). For a {@link IfLocked#SKIP} job that is one more run it need not make.
+     */
+    private static Object skippedAtShutdown(LockedMethod locked, String name) {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Skipped {}: the lock client is closed (the application is shutting down), lock '{}'",
+                    LockNameExpression.describe(locked.method()), name);
+        }
+        return locked.skippedResult();
     }
 
     /** Another holder kept the lock: the call returns without running the method, and says so at DEBUG only. */

@@ -3,6 +3,8 @@ package dev.leasehold.spring;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
@@ -138,6 +140,23 @@ class LockedJobTest {
         } finally {
             doomed.close();
         }
+    }
+
+    /** A scheduled call under way while the application shuts down finds the client closed: SKIP skips it. */
+    @Test
+    void aClosedClientSkipsInSkipModeAndThrowsInFailMode() {
+        on(server).run(context -> {
+            Jobs jobs = context.getBean(Jobs.class);
+            context.getBean(LockClient.class).close();
+            try (LogCapture log = LogCapture.start()) {
+                jobs.report();
+                assertThat(log.aboveDebug()).isEmpty();
+                assertThat(log.debug()).anySatisfy(line -> assertThat(line).contains("Skipped Jobs.report()")
+                        .contains("lock client is closed"));
+            }
+            assertThatThrownBy(() -> jobs.pay(1)).isInstanceOf(LockClientClosedException.class);
+            assertThat(jobs.runs()).isZero();
+        });
     }
 
     /** Before: there was no leaseTime nor maxHold on the annotation. */

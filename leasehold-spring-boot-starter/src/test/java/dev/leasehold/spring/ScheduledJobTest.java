@@ -108,6 +108,25 @@ class ScheduledJobTest {
     }
 
     /**
+     * Failed before (closed client): the lock client was closed while the scheduler still fired the
+     * job, so shutting an instance down logged Spring's ERROR with a LockClientClosedException.
+     */
+    @Test
+    void aJobFiringWhileTheApplicationShutsDownNeverFindsTheLockClientClosed() {
+        try (LogCapture log = LogCapture.start()) {
+            for (int i = 0; i < 3; i++) {
+                instance("a", Duration.ZERO, BusyJob.class).run(a -> {
+                    assertThat(a).hasNotFailed();
+                    // Closes a moment before the next firing, which then lands in the shutdown.
+                    Thread.sleep(1_000 - System.currentTimeMillis() % 1_000 + 1_000 - 50);
+                });
+            }
+            assertThat(runs.instances()).as("the job ran").isNotEmpty();
+            assertThat(log.aboveDebug()).as("nothing above DEBUG while shutting down").isEmpty();
+        }
+    }
+
+    /**
      * Starts instance a, then b (b's clock {@link #SKEW} behind), lets the job fire for
      * {@code periods} periods with both up, then hands both contexts to {@code check}.
      */
@@ -183,6 +202,21 @@ class ScheduledJobTest {
         @Locked(name = "'nightly-report'", waitFor = "0", ifLocked = IfLocked.SKIP, holdAtLeast = "${job.hold-at-least}")
         public void run() {
             runs.add(instance);
+        }
+    }
+
+    /** A job that fires every second, as a cron job does, so one fires while its application shuts down. */
+    public static class BusyJob {
+        private final Runs runs;
+
+        public BusyJob(Runs runs) {
+            this.runs = runs;
+        }
+
+        @Scheduled(cron = "* * * * * *")
+        @Locked(name = "'busy'", waitFor = "0", ifLocked = IfLocked.SKIP)
+        public void run() {
+            runs.add("busy");
         }
     }
 
