@@ -89,13 +89,14 @@ public @interface Locked {
     /**
      * The watchdog ttl of the lease: the server keeps the lock this long after this client last
      * renewed it (every ttl/3 while the method runs), so a crashed holder frees it within the ttl.
-     * Empty: {@code leasehold.locked.default-ttl} (30 s unless set). Between 10 ms and 1 day.
+     * Empty: {@code leasehold.locked.default-ttl} (30 s unless set). Between 10 ms and 1 day. Not with
+     * {@link #leaseTime()}.
      */
     String ttl() default "";
 
     /**
-     * A fixed lease instead of the watchdog: the lock is held for exactly this long and never
-     * renewed (Redisson's {@code leaseTime}, {@link dev.leasehold.LockOptions#fixedLease}); a method
+     * A fixed lease instead of the watchdog: the lock is held until the method returns, at most this
+     * long, and never renewed (Redisson's {@code leaseTime}, {@link dev.leasehold.LockOptions#fixedLease}); a method
      * still running when it ends is interrupted and the call throws
      * {@link dev.leasehold.LeaseLostException}. Empty: the watchdog with {@link #ttl()}. Not together
      * with {@link #ttl()} or {@link #maxHold()}. Between 10 ms and 1 day.
