@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Where leases come from: what a {@link DistributedLock} and a {@link DistributedSemaphore} have
@@ -50,7 +51,8 @@ public interface LeaseSource {
 
     /**
      * Like {@link #acquire(Duration)}, but an elapsed wait gives an empty result instead of
-     * {@link LockTimeoutException}. Backend failures still throw.
+     * {@link LockTimeoutException}, counted in {@code leasehold.acquire.wait} with
+     * {@code outcome=skipped} rather than {@code timeout}. Backend failures still throw.
      *
      * @throws IllegalArgumentException if wait is null, negative or longer than {@link #MAX_WAIT}
      * @throws LockUnavailableException if the backend cannot be reached
@@ -105,6 +107,29 @@ public interface LeaseSource {
     default <T> T call(Duration wait, Callable<T> work) throws Exception {
         LeaseScope.requireWork(work);
         return LeaseScope.call(acquire(wait), work);
+    }
+
+    /**
+     * Lease-scoped work if the lease can be had, as a job that only one of many machines should run
+     * wants: acquires like {@link #tryAcquire(Duration)}; with the lease, behaves exactly as
+     * {@link #call(Duration, Callable)}; when the wait elapsed, returns {@code otherwise.get()}
+     * without running {@code work} (nothing is held then). That elapsed wait is counted in
+     * {@code leasehold.acquire.wait} with {@code outcome=skipped}, not {@code timeout}.
+     *
+     * @param otherwise what to return when the lease could not be had, e.g. {@code () -> null}
+     * @throws IllegalArgumentException if work or otherwise is null (nothing is acquired then), or
+     *                                  wait is bad
+     * @throws LockUnavailableException if the backend cannot be reached (not a skip)
+     * @throws LeaseLostException if the lease was lost while the work ran
+     * @throws Exception whatever the work threw, unchanged
+     */
+    default <T> T tryCall(Duration wait, Callable<T> work, Supplier<? extends T> otherwise) throws Exception {
+        LeaseScope.requireWork(work);
+        if (otherwise == null) {
+            throw new IllegalArgumentException("otherwise must not be null; pass () -> null to return null");
+        }
+        Optional<Lease> lease = tryAcquire(wait);
+        return lease.isPresent() ? LeaseScope.call(lease.get(), work) : otherwise.get();
     }
 
     /**

@@ -38,18 +38,20 @@ public final class LockOptions {
     /** Longest wait for replica acknowledgements {@link #withReplicaAck} accepts. */
     public static final Duration MAX_REPLICA_ACK_TIMEOUT = Duration.ofMinutes(1);
 
-    private static final LockOptions DEFAULTS = new LockOptions(DEFAULT_TTL, true, null, null);
+    private static final LockOptions DEFAULTS = new LockOptions(DEFAULT_TTL, true, null, null, null);
 
     private final Duration ttl;
     private final boolean watchdog;
     private final Duration maxHold;
     private final ReplicaAck replicaAck;
+    private final Duration holdAtLeast;
 
-    private LockOptions(Duration ttl, boolean watchdog, Duration maxHold, ReplicaAck replicaAck) {
+    private LockOptions(Duration ttl, boolean watchdog, Duration maxHold, ReplicaAck replicaAck, Duration holdAtLeast) {
         this.ttl = ttl;
         this.watchdog = watchdog;
         this.maxHold = maxHold;
         this.replicaAck = replicaAck;
+        this.holdAtLeast = holdAtLeast;
     }
 
     /**
@@ -72,7 +74,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if ttl is null or outside [{@link #MIN_TTL}, {@link #MAX_TTL}]
      */
     public static LockOptions watchdog(Duration ttl) {
-        return new LockOptions(Args.within("ttl", ttl, MIN_TTL, MAX_TTL), true, null, null);
+        return new LockOptions(Args.within("ttl", ttl, MIN_TTL, MAX_TTL), true, null, null, null);
     }
 
     /**
@@ -81,7 +83,7 @@ public final class LockOptions {
      * @throws IllegalArgumentException if leaseTime is null or outside [{@link #MIN_TTL}, {@link #MAX_TTL}]
      */
     public static LockOptions fixedLease(Duration leaseTime) {
-        return new LockOptions(Args.within("leaseTime", leaseTime, MIN_TTL, MAX_TTL), false, null, null);
+        return new LockOptions(Args.within("leaseTime", leaseTime, MIN_TTL, MAX_TTL), false, null, null, null);
     }
 
     /**
@@ -96,7 +98,7 @@ public final class LockOptions {
             throw new IllegalArgumentException("maxHold bounds the watchdog's renewals, and a fixed lease is never "
                     + "renewed: it already ends after its leaseTime; use watchdog(ttl).withMaxHold(maxHold)");
         }
-        return new LockOptions(ttl, watchdog, Args.within("maxHold", maxHold, ttl, MAX_HOLD), replicaAck);
+        return new LockOptions(ttl, watchdog, Args.within("maxHold", maxHold, ttl, MAX_HOLD), replicaAck, holdAtLeast);
     }
 
     /**
@@ -131,7 +133,39 @@ public final class LockOptions {
             throw new IllegalArgumentException("replicas must be between 1 and " + MAX_REPLICA_ACKS + ", got " + replicas);
         }
         return new LockOptions(ttl, watchdog, maxHold, new ReplicaAck(replicas,
-                Args.within("timeout", timeout, Duration.ofMillis(1), MAX_REPLICA_ACK_TIMEOUT)));
+                Args.within("timeout", timeout, Duration.ofMillis(1), MAX_REPLICA_ACK_TIMEOUT)), holdAtLeast);
+    }
+
+    /**
+     * Keeps the lock held on the server until at least {@code holdAtLeast} after the acquire, even
+     * when the holder releases it sooner (ShedLock's {@code lockAtLeastFor}): a job that runs on
+     * one machine of many, whose clocks fire a moment apart, then runs once per period instead of
+     * once per machine. {@link Lease#release()} ends the lease for its holder at once, as always,
+     * but instead of deleting the lock it shortens (or lengthens) its server-side life to what is
+     * left of {@code acquired + holdAtLeast}, counted from the acquire's send time; once that has
+     * passed, release deletes it as usual. The expiry is the server's, so it holds even if the
+     * holder's process dies right after the release. Tokens and guards are unaffected: the next
+     * holder's token exceeds this one's, whenever it comes. Closing the client keeps a held lease's
+     * lock the same way; a lease lost before its release is not kept (its lock is another's, or
+     * free). Each backend keeps the lock its own way ({@link dev.leasehold.spi.LockProtocol#releaseHolding});
+     * one that cannot fails the release rather than free the lock early.
+     *
+     * @throws IllegalArgumentException if holdAtLeast is null or outside [1 ms, {@link #MAX_HOLD}],
+     *                                  or longer than the leaseTime of fixed-lease options (a fixed
+     *                                  lease ends after its leaseTime, which holdAtLeast cannot outlast)
+     */
+    public LockOptions holdAtLeast(Duration holdAtLeast) {
+        Args.within("holdAtLeast", holdAtLeast, Duration.ofMillis(1), MAX_HOLD);
+        if (!watchdog && holdAtLeast.compareTo(ttl) > 0) {
+            throw new IllegalArgumentException("holdAtLeast (" + holdAtLeast + ") must not exceed the fixed lease's "
+                    + "leaseTime (" + ttl + "): the lock ends after its leaseTime; use a longer leaseTime");
+        }
+        return new LockOptions(ttl, watchdog, maxHold, replicaAck, holdAtLeast);
+    }
+
+    /** How long after the acquire the lock stays held on the server however early it is released, if set. */
+    public Optional<Duration> holdAtLeast() {
+        return Optional.ofNullable(holdAtLeast);
     }
 
     /** The replica acknowledgement each acquire and renewal needs, if any (see {@link #withReplicaAck}). */
@@ -174,6 +208,7 @@ public final class LockOptions {
         return (watchdog ? "watchdog(ttl=" : "fixedLease(leaseTime=") + ttl
                 + (maxHold == null ? "" : ", maxHold=" + maxHold)
                 + (replicaAck == null ? "" : ", replicaAck=" + replicaAck.replicas() + " within " + replicaAck.timeout())
+                + (holdAtLeast == null ? "" : ", holdAtLeast=" + holdAtLeast)
                 + ")";
     }
 }

@@ -11,6 +11,7 @@ public class LockTimeoutException extends LeaseholdException {
 
     private final String lockName;
     private final Duration waited;
+    private final String heldBy;
 
     public LockTimeoutException(String lockName, Duration waited) {
         this(lockName, waited, "another holder kept it");
@@ -25,6 +26,22 @@ public class LockTimeoutException extends LeaseholdException {
                 + ": " + heldBy + ". Wait longer, or use tryAcquire to skip.");
         this.lockName = lockName;
         this.waited = waited;
+        this.heldBy = heldBy;
+    }
+
+    /**
+     * The same timeout (lock name, wait, holder) worded for the caller's context, e.g. by the
+     * Spring starter to name the annotated method; created on the caller's thread, its stack trace
+     * shows the caller, where the engine's may show only the thread that ended the wait.
+     *
+     * @param message the whole message
+     * @param timeout the timeout it stands for
+     */
+    public LockTimeoutException(String message, LockTimeoutException timeout) {
+        super(message);
+        this.lockName = timeout.lockName;
+        this.waited = timeout.waited;
+        this.heldBy = timeout.heldBy;
     }
 
     public String lockName() {
@@ -33,5 +50,10 @@ public class LockTimeoutException extends LeaseholdException {
 
     public Duration waited() {
         return waited;
+    }
+
+    /** Who kept the lock, as precisely as known: "another holder kept it" unless more is known. */
+    public String heldBy() {
+        return heldBy;
     }
 }

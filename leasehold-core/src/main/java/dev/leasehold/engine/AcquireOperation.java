@@ -63,6 +63,8 @@ final class AcquireOperation {
     private final Duration wait;
     private final long waitDeadlineNanos;
     private final boolean blockingCaller;
+    /** A try: an elapsed wait is reported as {@link AcquireOutcome#SKIPPED}, not as a timeout. */
+    private final boolean skipOnTimeout;
     private final String holder;
     /** The thread that asked, named in a local timeout's message. */
     private final String requester;
@@ -91,12 +93,16 @@ final class AcquireOperation {
      * @param wait           how long to wait, or {@code null} to wait without limit
      * @param blockingCaller whether a thread blocks on the result: then it may be completed from
      *                       an I/O thread directly, saving a thread hop on every acquire
+     * @param skipOnTimeout  whether the caller turns an elapsed wait into "go without the lock"
+     *                       (a try), so that it is counted as skipped
      */
-    AcquireOperation(EngineLock lock, LeaseEngine engine, Duration wait, boolean blockingCaller) {
+    AcquireOperation(EngineLock lock, LeaseEngine engine, Duration wait, boolean blockingCaller,
+                     boolean skipOnTimeout) {
         this.lock = lock;
         this.engine = engine;
         this.wait = wait;
         this.blockingCaller = blockingCaller;
+        this.skipOnTimeout = skipOnTimeout;
         this.holder = engine.holderIds().next();
         this.requester = Thread.currentThread().getName();
         long startedAt = System.nanoTime();
@@ -125,13 +131,13 @@ final class AcquireOperation {
         });
     }
 
-    /** Reports an acquisition that ended with a lease (no error), a timeout or an unreachable backend. */
+    /** Reports an acquisition that ended with a lease (no error), a timeout (or skip) or an unreachable backend. */
     private void report(Throwable error, long startedAtNanos) {
         AcquireOutcome outcome;
         if (error == null) {
             outcome = AcquireOutcome.ACQUIRED;
         } else if (error instanceof LockTimeoutException) {
-            outcome = AcquireOutcome.TIMEOUT;
+            outcome = skipOnTimeout ? AcquireOutcome.SKIPPED : AcquireOutcome.TIMEOUT;
         } else if (error instanceof LockUnavailableException && !engine.isClosed()) {
             outcome = AcquireOutcome.UNAVAILABLE;
         } else {

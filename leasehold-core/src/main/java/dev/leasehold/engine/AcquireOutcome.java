@@ -8,10 +8,15 @@ public enum AcquireOutcome {
     ACQUIRED,
     /** Its wait elapsed: {@link dev.leasehold.LockTimeoutException}. */
     TIMEOUT,
+    /**
+     * Its wait elapsed on a try ({@link dev.leasehold.LeaseSource#tryAcquire}, {@code tryCall}): the
+     * caller chose to go on without the lock, so this is no failure.
+     */
+    SKIPPED,
     /** The backend was unreachable or refused: {@link dev.leasehold.LockUnavailableException}. */
     UNAVAILABLE;
 
-    /** The lower-case name, as a meter tag value ({@code acquired}, {@code timeout}, {@code unavailable}). */
+    /** The lower-case name, as a meter tag value ({@code acquired}, {@code timeout}, {@code skipped}, {@code unavailable}). */
     public String tag() {
         return name().toLowerCase(Locale.ROOT);
     }

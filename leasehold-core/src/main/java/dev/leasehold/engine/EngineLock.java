@@ -64,18 +64,18 @@ final class EngineLock implements DistributedLock {
 
     @Override
     public Lease acquire() {
-        return await(new AcquireOperation(this, engine, null, true));
+        return await(new AcquireOperation(this, engine, null, true, false));
     }
 
     @Override
     public Lease acquire(Duration wait) {
-        return await(new AcquireOperation(this, engine, checkedWait(wait), true));
+        return await(new AcquireOperation(this, engine, checkedWait(wait), true, false));
     }
 
     @Override
     public Optional<Lease> tryAcquire(Duration wait) {
         try {
-            return Optional.of(acquire(wait));
+            return Optional.of(await(new AcquireOperation(this, engine, checkedWait(wait), true, true)));
         } catch (LockTimeoutException notAcquired) {
             return Optional.empty();
         }
@@ -85,7 +85,7 @@ final class EngineLock implements DistributedLock {
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration checked = checkedWait(wait);
         engine.ensureOpen();
-        return new AcquireOperation(this, engine, checked, false).start();
+        return new AcquireOperation(this, engine, checked, false, false).start();
     }
 
     /** Shared by every lock object of this client, kind and name: see {@link JavaLockViews}. */

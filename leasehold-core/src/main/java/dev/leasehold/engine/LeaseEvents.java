@@ -31,7 +31,7 @@ public interface LeaseEvents {
     }
 
     /**
-     * An acquisition ended with a lease, a timeout or an unreachable backend. Acquisitions that
+     * An acquisition ended with a lease, a timeout (a skip, for a try) or an unreachable backend. Acquisitions that
      * were cancelled, interrupted or cut short by a closing client are not reported.
      *
      * @param kind      the lock kind, {@link dev.leasehold.spi.LockProtocol#kind()}

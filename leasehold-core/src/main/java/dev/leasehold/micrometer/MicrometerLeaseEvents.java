@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link LeaseEvents}:
  * <ul>
  *   <li>{@value #ACQUIRE_WAIT} (timer; tags {@code kind} = the lock kind, {@code outcome} =
- *       {@code acquired}, {@code timeout} or {@code unavailable}): how long acquisitions waited;</li>
+ *       {@code acquired}, {@code timeout}, {@code skipped} (the elapsed wait of a {@code tryAcquire}
+ *       or {@code tryCall}) or {@code unavailable}): how long acquisitions waited;</li>
  *   <li>{@value #LEASE_HELD} (timer): how long leases were held, from grant to release or loss;</li>
  *   <li>{@value #RENEWAL_FAILURES} (counter): renewals that got no answer and were retried;</li>
  *   <li>{@value #LEASE_LOST} (counter; tag {@code reason} = {@code expired}, {@code max_hold},

@@ -72,6 +72,26 @@ class LeaseEngineMetersTest {
                 .allSatisfy(timer -> assertThat(timer.getId().getTag("kind")).isEqualTo("lock"));
     }
 
+    /** A try whose wait elapsed is the caller's choice to go without the lock, not a failure: one {@code skipped}. */
+    @Test
+    void aTryWhoseWaitElapsedCountsAsSkippedNotAsTimeout() throws Exception {
+        protocol.grantTo("busy", "someone-else", LONG_TTL);
+        DistributedLock busy = lock("busy", LockOptions.watchdog(LONG_TTL));
+        assertThat(busy.tryAcquire(Duration.ofMillis(100))).isEmpty();
+        assertThat(busy.tryCall(Duration.ZERO, () -> "ran", () -> "skipped")).isEqualTo("skipped");
+        assertThat(acquireCount("skipped")).isEqualTo(2);
+        assertThat(acquireCount("timeout")).as("not also counted as a timeout").isZero();
+        Timer skipped = registry.find(MicrometerLeaseEvents.ACQUIRE_WAIT).tag("outcome", "skipped").timer();
+        assertThat(skipped.totalTime(TimeUnit.MILLISECONDS)).as("it waited its wait").isGreaterThanOrEqualTo(100);
+
+        assertThat(lock("free", LockOptions.watchdog(LONG_TTL)).tryCall(Duration.ZERO, () -> "ran", () -> "skipped"))
+                .isEqualTo("ran");
+        assertThat(acquireCount("acquired")).isEqualTo(1);
+        assertThatThrownBy(() -> busy.acquire(Duration.ZERO)).isInstanceOf(LockTimeoutException.class);
+        assertThat(acquireCount("timeout")).as("acquire still counts its timeout").isEqualTo(1);
+        assertThat(acquireCount("skipped")).isEqualTo(2);
+    }
+
     @Test
     void noMeterCarriesTheLockName() {
         String name = "order:4711";

@@ -25,12 +25,20 @@ import java.lang.annotation.Target;
  *   runs the method; threads it starts do not inherit it), or as a parameter of type
  *   {@link dev.leasehold.Lease}, which the call fills in whatever the caller passed (pass
  *   {@code null}).</li>
- *   <li><b>Errors surface unchanged:</b> {@link dev.leasehold.LockTimeoutException} when the wait
- *   elapsed (the method did not run), {@link dev.leasehold.LockUnavailableException} when the backend
- *   cannot be reached, the method's own exceptions as thrown. When the lease is lost while the method
- *   runs, the thread is interrupted and the call throws {@link dev.leasehold.LeaseLostException}, as
- *   {@code DistributedLock.call} documents.</li>
- *   <li><b>Checked at startup:</b> a malformed duration, a {@link #name()} that is not SpEL or refers
+ *   <li><b>Errors:</b> {@link dev.leasehold.LockTimeoutException} when the wait elapsed (the method
+ *   did not run; unless {@link #ifLocked()} is {@link IfLocked#SKIP}),
+ *   {@link dev.leasehold.LockUnavailableException} when the backend cannot be reached: each thrown on
+ *   the caller's thread with a one-line message that names the method and the lock (the transport
+ *   error, if any, as its cause). The method's own exceptions surface as thrown. When the lease is
+ *   lost while the method runs, the thread is interrupted and the call throws
+ *   {@link dev.leasehold.LeaseLostException}, as {@code DistributedLock.call} documents.</li>
+ *   <li><b>A job on one machine:</b> with {@code @Scheduled} on every instance of an application,
+ *   {@code @Locked(name = "'nightly'", waitFor = "0", ifLocked = SKIP, holdAtLeast = "1m")} runs the job
+ *   once per period: the instances that lose skip quietly, and {@link #holdAtLeast()} keeps the lock
+ *   past a quick run so that an instance whose clock fires a moment later finds it still held.</li>
+ *   <li><b>Checked at startup:</b> a malformed or out-of-range duration, {@link #ttl()} or
+ *   {@link #maxHold()} with {@link #leaseTime()}, {@link IfLocked#SKIP} on a method returning a
+ *   primitive, a {@link #name()} that is not SpEL or refers
  *   to a variable the method does not have, two {@code Lease} parameters, a method a proxy cannot
  *   intercept (private, final or static: it would run without the lock), or one that returns a
  *   {@code Future}, {@code CompletionStage} or reactive {@code Publisher} (its work would go on after
@@ -81,9 +89,39 @@ public @interface Locked {
     /**
      * The watchdog ttl of the lease: the server keeps the lock this long after this client last
      * renewed it (every ttl/3 while the method runs), so a crashed holder frees it within the ttl.
-     * Empty: {@code leasehold.locked.default-ttl} (30 s unless set). Between 10 ms and 1 day.
+     * Empty: {@code leasehold.locked.default-ttl} (30 s unless set). Between 10 ms and 1 day. Not with
+     * {@link #leaseTime()}.
      */
     String ttl() default "";
+
+    /**
+     * A fixed lease instead of the watchdog: the lock is held until the method returns, at most this
+     * long, and never renewed (Redisson's {@code leaseTime}, {@link dev.leasehold.LockOptions#fixedLease}); a method
+     * still running when it ends is interrupted and the call throws
+     * {@link dev.leasehold.LeaseLostException}. Empty: the watchdog with {@link #ttl()}. Not together
+     * with {@link #ttl()} or {@link #maxHold()}. Between 10 ms and 1 day.
+     */
+    String leaseTime() default "";
+
+    /**
+     * The longest the watchdog keeps renewing (ShedLock's {@code lockAtMostFor},
+     * {@link dev.leasehold.LockOptions#withMaxHold}): a method still running then loses the lease; it
+     * is interrupted and the call throws {@link dev.leasehold.LeaseLostException} naming maxHold.
+     * Empty: no limit. Not with {@link #leaseTime()}. Between the ttl and 30 days.
+     */
+    String maxHold() default "";
+
+    /**
+     * How long after the acquire the lock stays held on the server even if the method returned
+     * sooner (ShedLock's {@code lockAtLeastFor}, {@link dev.leasehold.LockOptions#holdAtLeast}): a
+     * job on several machines whose clocks fire a moment apart then runs once, not once per machine.
+     * The lease ends for this call when the method returns, as always. Empty: released at once.
+     * Between 1 ms and 30 days, and not longer than {@link #leaseTime()}.
+     */
+    String holdAtLeast() default "";
+
+    /** What the call does when the lock cannot be had within {@link #waitFor()}: throw, unless said otherwise. */
+    IfLocked ifLocked() default IfLocked.FAIL;
 
     /** Which lock: an exclusive {@link LockKind#MUTEX} unless said otherwise. */
     LockKind kind() default LockKind.MUTEX;

@@ -11,6 +11,7 @@ import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -27,6 +28,7 @@ public class LockedBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPos
 
     private final transient LeaseholdProperties.Locked defaults;
     private transient LockedMethods methods;
+    private transient ConfigurableListableBeanFactory listableBeanFactory;
 
     /** @param defaults the values of {@code @Locked} attributes left empty ({@code leasehold.locked.*}) */
     public LockedBeanPostProcessor(LeaseholdProperties.Locked defaults) {
@@ -39,6 +41,7 @@ public class LockedBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPos
     public void setBeanFactory(BeanFactory beanFactory) {
         super.setBeanFactory(beanFactory);
         ConfigurableBeanFactory configurable = (ConfigurableBeanFactory) beanFactory;
+        this.listableBeanFactory = beanFactory instanceof ConfigurableListableBeanFactory listable ? listable : null;
         this.methods = new LockedMethods(text -> text == null ? null : configurable.resolveEmbeddedValue(text), defaults);
         LockedInterceptor interceptor = new LockedInterceptor(methods,
                 SingletonSupplier.of(() -> beanFactory.getBean(LockClient.class)), beanFactory);
@@ -53,14 +56,29 @@ public class LockedBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPos
      */
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        if (!(bean instanceof AopInfrastructureBean)) {
-            methods.check(AopUtils.getTargetClass(bean));
+        if (!(bean instanceof AopInfrastructureBean) && methods.check(AopUtils.getTargetClass(bean))) {
+            closeClientsAfter(beanName);
         }
         Object proxied = super.postProcessAfterInitialization(bean, beanName);
         if (proxied instanceof Advised advised) {
             holdTheLockInsideAsync(advised);
         }
         return proxied;
+    }
+
+    /**
+     * Makes the bean a dependent of every {@link LockClient} bean, so that the context destroys it
+     * (and, with it, cancels its {@code @Scheduled} tasks) before it closes a client. The interceptor
+     * looks the client up by type at the first call, which declares no dependency: the client, created
+     * after the application's beans, was closed first, and a scheduled job that fired during the
+     * shutdown failed with {@link dev.leasehold.LockClientClosedException}, logged as an ERROR.
+     */
+    private void closeClientsAfter(String beanName) {
+        if (listableBeanFactory != null) {
+            for (String client : listableBeanFactory.getBeanNamesForType(LockClient.class, true, false)) {
+                listableBeanFactory.registerDependentBean(client, beanName);
+            }
+        }
     }
 
     /**

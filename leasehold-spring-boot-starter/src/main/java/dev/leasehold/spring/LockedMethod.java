@@ -10,8 +10,11 @@ import org.springframework.scheduling.annotation.Async;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -24,9 +27,10 @@ import java.util.function.UnaryOperator;
  * @param options    how the lease is held
  * @param kind       which lock
  * @param leaseIndex the position of its {@link Lease} parameter, or -1
+ * @param ifLocked   what a call does when the lock cannot be had
  */
 record LockedMethod(Method method, LockNameExpression name, Duration waitFor, LockOptions options, LockKind kind,
-                    int leaseIndex) {
+                    int leaseIndex, IfLocked ifLocked) {
 
     /**
      * Parses and checks the annotation of {@code method}.
@@ -36,7 +40,9 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
      * @throws LeaseholdConfigurationException naming the method and the attribute when one is
      *         malformed or out of range, the method has more than one {@code Lease} parameter, or a
      *         proxy cannot intercept it (private, final, static), or it returns a future, a stage or a
-     *         reactive stream (its work would outlive the lock) without being {@code @Async}
+     *         reactive stream (its work would outlive the lock) without being {@code @Async}, or
+     *         {@code leaseTime} comes with {@code ttl} or {@code maxHold}, or {@code SKIP} with a
+     *         primitive return type
      */
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
@@ -51,15 +57,79 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
             throw new LeaseholdConfigurationException(where.formatted("waitFor"), "must be between 0 (try once) and "
                     + LeaseSource.MAX_WAIT.toDays() + " days, was " + waitFor, null);
         }
-        Duration ttl = duration(where.formatted("ttl"), resolve(where.formatted("ttl"), locked.ttl(), placeholders),
-                defaults.getDefaultTtl());
+        LockOptions options = options(locked, where, placeholders, defaults);
+        requireSkippable(method, locked.ifLocked(), where.formatted("ifLocked"));
+        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, onMethod),
+                locked.ifLocked());
+    }
+
+    /**
+     * The lease options: the watchdog with {@code ttl} (and {@code maxHold}), or a fixed
+     * {@code leaseTime}; then {@code holdAtLeast}. Each refusal names its attribute.
+     */
+    private static LockOptions options(Locked locked, String where, UnaryOperator<String> placeholders,
+                                       LeaseholdProperties.Locked defaults) {
+        String ttlText = resolve(where.formatted("ttl"), locked.ttl(), placeholders);
+        Duration leaseTime = optionalDuration(where.formatted("leaseTime"), locked.leaseTime(), placeholders);
+        Duration maxHold = optionalDuration(where.formatted("maxHold"), locked.maxHold(), placeholders);
+        Duration holdAtLeast = optionalDuration(where.formatted("holdAtLeast"), locked.holdAtLeast(), placeholders);
         LockOptions options;
-        try {
-            options = LockOptions.watchdog(ttl);
-        } catch (IllegalArgumentException refused) {
-            throw new LeaseholdConfigurationException(where.formatted("ttl"), refused.getMessage(), refused);
+        if (leaseTime != null) {
+            if (ttlText != null && !ttlText.isBlank()) {
+                throw new LeaseholdConfigurationException(where.formatted("leaseTime"), "a fixed leaseTime and a "
+                        + "watchdog ttl exclude each other; set one of them (ttl is renewed while the method runs, "
+                        + "leaseTime is not)", null);
+            }
+            if (maxHold != null) {
+                throw new LeaseholdConfigurationException(where.formatted("maxHold"), "maxHold bounds the watchdog's "
+                        + "renewals and a fixed leaseTime is never renewed: it already ends after its leaseTime; "
+                        + "drop maxHold, or use ttl with maxHold", null);
+            }
+            options = refusedAs(where.formatted("leaseTime"), () -> LockOptions.fixedLease(leaseTime));
+        } else {
+            Duration ttl = duration(where.formatted("ttl"), ttlText, defaults.getDefaultTtl());
+            LockOptions watchdog = refusedAs(where.formatted("ttl"), () -> LockOptions.watchdog(ttl));
+            options = maxHold == null ? watchdog : refusedAs(where.formatted("maxHold"), () -> watchdog.withMaxHold(maxHold));
         }
-        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, onMethod));
+        if (holdAtLeast == null) {
+            return options;
+        }
+        LockOptions held = options;
+        return refusedAs(where.formatted("holdAtLeast"), () -> held.holdAtLeast(holdAtLeast));
+    }
+
+    /** {@code build()}, its {@link IllegalArgumentException} reported as a fault of the attribute {@code where}. */
+    private static LockOptions refusedAs(String where, Supplier<LockOptions> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException refused) {
+            throw new LeaseholdConfigurationException(where, refused.getMessage(), refused);
+        }
+    }
+
+    /** Refuses {@link IfLocked#SKIP} where a skipped call would have nothing to return. */
+    private static void requireSkippable(Method method, IfLocked ifLocked, String where) {
+        Class<?> type = method.getReturnType();
+        if (ifLocked == IfLocked.SKIP && type.isPrimitive() && type != void.class) {
+            throw new LeaseholdConfigurationException(where, "SKIP returns without running the method, and a "
+                    + type.getName() + " has no value that says it did not run; return void, its wrapper type (null "
+                    + "when skipped) or an Optional (empty when skipped), or use ifLocked = FAIL", null);
+        }
+    }
+
+    /**
+     * What a call skipped by {@link IfLocked#SKIP} returns: an empty {@link Optional}, a completed
+     * future of {@code null} where the return type takes a {@link CompletableFuture}, else {@code null}.
+     */
+    Object skippedResult() {
+        Class<?> type = method.getReturnType();
+        if (type == Optional.class) {
+            return Optional.empty();
+        }
+        if (type.isAssignableFrom(CompletableFuture.class)) {
+            return type == Object.class ? null : CompletableFuture.completedFuture(null);
+        }
+        return null;
     }
 
     /** Refuses a method the lock could not be held around: one a proxy cannot intercept, or asynchronous work. */
@@ -125,6 +195,11 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
                     + "resolves; set the property, or give a default: ${name:5s}", null);
         }
         return resolved;
+    }
+
+    /** An attribute without a default: null when empty. */
+    private static Duration optionalDuration(String where, String text, UnaryOperator<String> placeholders) {
+        return duration(where, resolve(where, text, placeholders), null);
     }
 
     private static Duration duration(String where, String text, Duration fallback) {

@@ -199,6 +199,37 @@ class BadConfigurationTest {
                 .hasMessageContaining("orders.lock-wait"));
     }
 
+    @Test
+    void aScheduledJobAttributeThatCannotWorkFailsTheBeanNamingMethodAndAttribute() {
+        ApplicationContextRunner live = runner.withPropertyValues(
+                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
+        live.withBean(TtlAndLeaseTime.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(leaseTime) on TtlAndLeaseTime.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("exclude each other"));
+        live.withBean(MaxHoldWithLeaseTime.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(maxHold) on MaxHoldWithLeaseTime.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("never renewed"));
+        live.withBean(MaxHoldBelowTtl.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(maxHold) on MaxHoldBelowTtl.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("maxHold"));
+        live.withBean(BadLeaseTime.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(leaseTime) on BadLeaseTime.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("\"ten seconds\" is not a duration"));
+        live.withBean(LeaseTimeTooShort.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(leaseTime) on LeaseTimeTooShort.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("leaseTime"));
+        live.withBean(BadHoldAtLeast.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(holdAtLeast) on BadHoldAtLeast.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("\"1 minute\" is not a duration"));
+        live.withBean(HoldAtLeastPastLeaseTime.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(holdAtLeast) on HoldAtLeastPastLeaseTime.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("leaseTime"));
+        live.withBean(SkipPrimitive.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(ifLocked) on SkipPrimitive.count()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("long has no value").hasMessageContaining("Optional"));
+        live.withBean(SkipVoidAndWrapper.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
     private static LeaseholdConfigurationException failure(AssertableApplicationContext context) {
         assertThat(context).hasFailed();
         return findCause(context.getStartupFailure(), LeaseholdConfigurationException.class);
@@ -278,6 +309,66 @@ class BadConfigurationTest {
         @Locked(name = "'x'")
         public reactor.core.publisher.Mono<String> run() {
             return reactor.core.publisher.Mono.just("done");
+        }
+    }
+
+    public static class TtlAndLeaseTime {
+        @Locked(name = "'x'", ttl = "10s", leaseTime = "10s")
+        public void run() {
+        }
+    }
+
+    public static class MaxHoldWithLeaseTime {
+        @Locked(name = "'x'", leaseTime = "10s", maxHold = "1m")
+        public void run() {
+        }
+    }
+
+    public static class MaxHoldBelowTtl {
+        @Locked(name = "'x'", ttl = "10s", maxHold = "5s")
+        public void run() {
+        }
+    }
+
+    public static class BadLeaseTime {
+        @Locked(name = "'x'", leaseTime = "ten seconds")
+        public void run() {
+        }
+    }
+
+    public static class LeaseTimeTooShort {
+        @Locked(name = "'x'", leaseTime = "1ms")
+        public void run() {
+        }
+    }
+
+    public static class BadHoldAtLeast {
+        @Locked(name = "'x'", holdAtLeast = "1 minute")
+        public void run() {
+        }
+    }
+
+    public static class HoldAtLeastPastLeaseTime {
+        @Locked(name = "'x'", leaseTime = "10s", holdAtLeast = "1m")
+        public void run() {
+        }
+    }
+
+    public static class SkipPrimitive {
+        @Locked(name = "'x'", ifLocked = IfLocked.SKIP)
+        public long count() {
+            return 1;
+        }
+    }
+
+    public static class SkipVoidAndWrapper {
+        @Locked(name = "'x'", ifLocked = IfLocked.SKIP, holdAtLeast = "1m", maxHold = "1h")
+        public void run() {
+        }
+
+        @Locked(name = "'y'", ifLocked = IfLocked.SKIP, leaseTime = "1m", holdAtLeast = "30s")
+        public Long count() {
+            return 1L;
         }
     }
 

@@ -2,6 +2,8 @@ package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.RedisLockClient;
+import dev.leasehold.redis.RedisLocks;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -105,6 +108,20 @@ class LockedAsyncTest {
         });
     }
 
+    @Test
+    void aSkippedAsyncCallCompletesItsFutureWithNullWithoutRunning() throws Exception {
+        runner(FutureServices.class).run(context -> {
+            FutureServices services = context.getBean(FutureServices.class);
+            try (RedisLockClient other = RedisLocks.connect(server.uri());
+                 Lease held = other.lock("async:skip").acquire(Duration.ZERO)) {
+                assertThat(services.unlessLocked().get(10, TimeUnit.SECONDS)).as("skipped").isNull();
+                assertThat(services.tokens()).as("the body did not run").isEmpty();
+            }
+            assertThat(services.unlessLocked().get(10, TimeUnit.SECONDS)).isPositive();
+            assertThat(services.failures()).isEmpty();
+        });
+    }
+
     private static void awaitKey(String key, long exists) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!server.command("EXISTS", key).equals(exists)) {
@@ -181,6 +198,12 @@ class LockedAsyncTest {
         @Async
         @Locked(name = "'async:future'", waitFor = "20s")
         public CompletableFuture<Long> token() {
+            return CompletableFuture.completedFuture(body());
+        }
+
+        @Async
+        @Locked(name = "'async:skip'", waitFor = "0", ifLocked = IfLocked.SKIP)
+        public CompletableFuture<Long> unlessLocked() {
             return CompletableFuture.completedFuture(body());
         }
 
