@@ -67,8 +67,13 @@ class ZooKeeperHoldAtLeastTest extends HoldAtLeastContract {
             Lease lease = holder.lock("hold:cleanup", LockOptions.defaults().holdAtLeast(Duration.ofMillis(800)))
                     .acquire(Duration.ofSeconds(5));
             lease.release();
+            // The admin's server may lag the leader (ZooKeeper reads are not linearizable): read until it caught up.
             List<String> children = admin.getChildren().forPath(directory);
-            assertThat(children).as("the lease's node replaced by one marker").hasSize(1)
+            for (int tries = 0; tries < 20 && children.stream().noneMatch(child -> KeptMarker.parse(child).isPresent()); tries++) {
+                Thread.sleep(20);
+                children = admin.getChildren().forPath(directory);
+            }
+            assertThat(children).as("the lease's node replaced by one marker: %s", children).hasSize(1)
                     .allSatisfy(child -> assertThat(KeptMarker.parse(child)).isPresent());
             Thread.sleep(1_300);
             assertThat(admin.checkExists().forPath(directory + "/" + children.get(0)))
