@@ -26,6 +26,9 @@ final class RedisScripts {
     final RedisScript semaphoreAvailable;
     final RedisScript fairAcquire;
     final RedisScript fairRelease;
+    final RedisScript leaderPublish;
+    final RedisScript leaderClear;
+    final RedisScript leaderRead;
 
     /** The scripts of a single server (plain {@code PUBLISH}). */
     RedisScripts() {
@@ -49,6 +52,9 @@ final class RedisScripts {
         this.semaphoreAvailable = load("semaphore_available.lua", sharded);
         this.fairAcquire = load("fair_acquire.lua", sharded);
         this.fairRelease = load("fair_release.lua", sharded);
+        this.leaderPublish = load("leader_publish.lua", sharded);
+        this.leaderClear = load("leader_clear.lua", sharded);
+        this.leaderRead = load("leader_read.lua", sharded);
     }
 
     private static RedisScript load(String resource, boolean sharded) {
