@@ -67,6 +67,12 @@ final class Ensemble implements AutoCloseable {
         return cluster.getConnectString();
     }
 
+    /** Every server's client address, without a proxy. */
+    List<java.net.InetSocketAddress> servers() {
+        return cluster.getInstances().stream().map(spec -> new java.net.InetSocketAddress("127.0.0.1", spec.getPort()))
+                .toList();
+    }
+
     List<FaultProxy> proxies() {
         return proxies;
     }
