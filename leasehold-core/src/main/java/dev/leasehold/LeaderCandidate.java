@@ -183,34 +183,51 @@ final class LeaderCandidate implements Leadership {
         }
 
         private void campaign() {
+            try {
+                runForLeader();
+            } finally {
+                // Also when the client was closed: start() may then be called again (and fail at once).
+                stop.complete(null);
+            }
+        }
+
+        private void runForLeader() {
             Duration retry = min(Duration.ofSeconds(1), options.lockOptions().ttl().dividedBy(3));
+            boolean warned = false;
             while (!stop.isDone()) {
                 CompletableFuture<Lease> acquiring;
                 try {
                     acquiring = lock.acquireAsync(LeaseSource.MAX_WAIT);
                 } catch (LockClientClosedException closedClient) {
-                    break;
+                    return;
                 }
                 Lease lease;
                 try {
                     CompletableFuture.anyOf(acquiring, stop).get();
                     if (stop.isDone() && acquiring.cancel(true)) {
-                        break;
+                        return;
                     }
                     lease = acquiring.join();
                 } catch (InterruptedException | CompletionException | ExecutionException failed) {
                     Throwable cause = failed.getCause() == null ? failed : failed.getCause();
                     if (cause instanceof LockClientClosedException || stop.isDone()) {
-                        break;
+                        return;
                     }
-                    LOG.warn("Candidate for '{}' could not wait for the lock, retrying in {} ms: {}", name,
-                            retry.toMillis(), cause.toString());
+                    // One WARN per outage, not one per retry.
+                    if (!warned) {
+                        LOG.warn("Candidate for '{}' could not wait for the lock; retrying every {} ms: {}", name,
+                                retry.toMillis(), cause.toString());
+                        warned = true;
+                    } else {
+                        LOG.debug("Candidate for '{}' still cannot wait for the lock: {}", name, cause.toString());
+                    }
                     sleep(retry);
                     continue;
                 }
+                warned = false;
                 if (stop.isDone()) {
                     lease.releaseAsync();
-                    break;
+                    return;
                 }
                 hold(new LeaderTerm(lease));
             }
