@@ -9,6 +9,8 @@ import dev.leasehold.LeadershipOptions;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.testkit.fault.FaultProxy;
+import dev.leasehold.StaleTokenException;
+import dev.leasehold.testkit.history.CounterResource;
 import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Hold;
@@ -38,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * says how to make a client (directly, and through given addresses for the partition), and
  * inherits every test. Every leader runs its work inside {@code term.call(...)}, checking
  * {@code term.isValid()} every few milliseconds, and each term goes into a {@link History}: the
- * {@link HistoryChecker} then finds no two terms valid at once and tokens increasing term to term.
+ * {@link HistoryChecker} then finds no two terms valid at once, tokens increasing term to term, and
+ * no stale or lost write among the leaders' increments of a fenced counter.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 public abstract class LeadershipContract {
@@ -49,6 +52,8 @@ public abstract class LeadershipContract {
 
     private final List<AutoCloseable> resources = Collections.synchronizedList(new ArrayList<>());
     private final History history = new History();
+    /** What every leader writes to while it leads, behind a fence guard: the checker sees each write. */
+    private final CounterResource counter = new CounterResource(history, true);
     private String testName = "test";
 
     /** A new client of the backend under test; the contract closes it after the test. */
@@ -107,7 +112,7 @@ public abstract class LeadershipContract {
     private Candidate candidate(LockClient client, String id, Duration ttl) {
         Leadership leadership = closing(client.leadership(election(), LeadershipOptions.defaults()
                 .withLockOptions(LockOptions.watchdog(ttl)).withLeaderId(id).withValue(id + ":8080")));
-        return new Candidate(id, leadership, history);
+        return new Candidate(id, leadership, history, counter);
     }
 
     @Test
@@ -142,6 +147,7 @@ public abstract class LeadershipContract {
         candidates.forEach(c -> c.leadership.close());
         Verdict verdict = HistoryChecker.check(history);
         assertThat(verdict.holds()).isGreaterThanOrEqualTo(6);
+        assertThat(verdict.admittedWrites()).isPositive();
         assertThat(verdict.isValid()).as(verdict.toString()).isTrue();
     }
 
@@ -233,7 +239,7 @@ public abstract class LeadershipContract {
 
         Leadership withoutValue = closing(closing(connect()).leadership(election(),
                 LeadershipOptions.defaults().withLockOptions(LockOptions.watchdog(TTL))));
-        withoutValue.start(new Candidate("default", withoutValue, history));
+        withoutValue.start(new Candidate("default", withoutValue, history, counter));
         Lease second = withoutValue.awaitLeadership(Duration.ofSeconds(30)).orElseThrow();
         LeaderInfo info = observer.currentLeader().orElseThrow();
         assertThat(info.token()).isEqualTo(second.token()).isGreaterThan(term.token());
@@ -255,21 +261,24 @@ public abstract class LeadershipContract {
 
     /**
      * One candidate and what it saw: each term's work runs in {@code term.call}, claiming the term
-     * every few milliseconds while {@code term.isValid()}, and is recorded as a {@link Hold}.
+     * every few milliseconds while {@code term.isValid()} and incrementing the guarded counter with
+     * the term's token, and is recorded as a {@link Hold}.
      */
     private static final class Candidate implements LeadershipListener {
 
         final String id;
         final Leadership leadership;
         final History history;
+        final CounterResource counter;
         final AtomicLong electedNanos = new AtomicLong();
         final AtomicLong lastClaimNanos = new AtomicLong();
         final CompletableFuture<String> revoked = new CompletableFuture<>();
 
-        Candidate(String id, Leadership leadership, History history) {
+        Candidate(String id, Leadership leadership, History history, CounterResource counter) {
             this.id = id;
             this.leadership = leadership;
             this.history = history;
+            this.counter = counter;
         }
 
         void start() {
@@ -292,6 +301,11 @@ public abstract class LeadershipContract {
                         }
                         last = now;
                         lastClaimNanos.set(last);
+                        try {
+                            counter.increment(id, term.token(), counter.read(term.token()));
+                        } catch (StaleTokenException deposed) {
+                            return last;
+                        }
                         Thread.sleep(2);
                     }
                 });
