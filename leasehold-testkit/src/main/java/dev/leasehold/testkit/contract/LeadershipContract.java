@@ -186,6 +186,42 @@ public abstract class LeadershipContract {
     }
 
     @Test
+    void closingTheLeadersClientEndsItsTermAndAnotherLeadsAtOnce() throws Exception {
+        LockClient leaderClient = closing(connect());
+        Candidate first = candidate(leaderClient, "node-1", TTL);
+        first.start();
+        Lease firstTerm = first.leadership.awaitLeadership(Duration.ofSeconds(30)).orElseThrow();
+        Candidate second = candidate(closing(connect()), "node-2", TTL);
+        second.start();
+        long closing = System.nanoTime();
+        leaderClient.close();
+        assertThat(first.revoked).succeedsWithin(Duration.ofSeconds(5));
+        assertThat(firstTerm.isValid()).isFalse();
+        Lease secondTerm = second.leadership.awaitLeadership(REPLACED_WITHIN).orElseThrow();
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(REPLACED_WITHIN);
+        assertThat(secondTerm.token()).isGreaterThan(firstTerm.token());
+        second.leadership.close();
+        Verdict verdict = HistoryChecker.check(history);
+        assertThat(verdict.isValid()).as(verdict.toString()).isTrue();
+    }
+
+    @Test
+    void aRunningCandidateCannotStartTwiceAndBadWaitsAreRefused() {
+        Leadership leadership = closing(closing(connect()).leadership(election()));
+        Candidate listener = new Candidate("twice", leadership, history, counter);
+        leadership.start(listener);
+        assertThatThrownBy(() -> leadership.start(listener)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("resign()");
+        assertThatThrownBy(() -> leadership.start(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> leadership.awaitLeadership(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        leadership.close();
+        assertThatThrownBy(() -> leadership.start(listener)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        assertThat(leadership.isLeader()).isFalse();
+    }
+
+    @Test
     void workStartedWithTermCallIsInterruptedWhenTheTermEnds() throws Exception {
         Leadership leadership = closing(closing(connect()).leadership(election(),
                 LeadershipOptions.defaults().withLockOptions(LockOptions.watchdog(TTL))));
