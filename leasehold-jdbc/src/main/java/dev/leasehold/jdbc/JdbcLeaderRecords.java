@@ -1,6 +1,7 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.LeaderInfo;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.spi.LeaderRecords;
 
 import java.sql.Connection;
@@ -11,6 +12,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Leader records on PostgreSQL: one row per election in {@code <table>_leader} (created on first
@@ -31,14 +33,15 @@ import java.util.concurrent.CompletableFuture;
  */
 final class JdbcLeaderRecords implements LeaderRecords {
 
-    private final JdbcLockProtocol sql;
+    private final JdbcLockProtocol.Backend backend;
     private final String leases;
     private final String leaders;
     private final String leadersName;
     private volatile boolean created;
 
-    JdbcLeaderRecords(JdbcLockProtocol sql, LeaseTable table) {
-        this.sql = sql;
+    JdbcLeaderRecords(JdbcLockProtocol.Backend backend) {
+        LeaseTable table = backend.table();
+        this.backend = backend;
         this.leases = SqlIdentifier.quoted(table.table());
         this.leadersName = SqlIdentifier.table("table", table.table() + "_leader");
         this.leaders = SqlIdentifier.quoted(leadersName);
@@ -47,7 +50,7 @@ final class JdbcLeaderRecords implements LeaderRecords {
     @Override
     public CompletableFuture<Boolean> publish(String name, LeaderInfo info, Duration ttl) {
         String lockName = IndexedText.name(name);
-        return sql.call("publishing the leader of '" + name + "'", connection -> {
+        return call("publishing the leader of '" + name + "'", connection -> {
             ensureTable(connection);
             try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + leaders
                     + " (name, token, leader_id, value, expires_at) SELECT ?, ?, ?, ?, clock_timestamp() + ? * interval "
@@ -70,7 +73,7 @@ final class JdbcLeaderRecords implements LeaderRecords {
     @Override
     public CompletableFuture<Void> clear(String name, long token) {
         String lockName = IndexedText.name(name);
-        return sql.call("clearing the leader of '" + name + "'", connection -> {
+        return call("clearing the leader of '" + name + "'", connection -> {
             ensureTable(connection);
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + leaders
                     + " WHERE name = ? AND (token = ? OR expires_at <= clock_timestamp())")) {
@@ -85,7 +88,7 @@ final class JdbcLeaderRecords implements LeaderRecords {
     @Override
     public CompletableFuture<Optional<LeaderInfo>> read(String name) {
         String lockName = IndexedText.name(name);
-        return sql.call("reading the leader of '" + name + "'", connection -> {
+        return call("reading the leader of '" + name + "'", connection -> {
             ensureTable(connection);
             try (PreparedStatement select = connection.prepareStatement("SELECT l.token, l.leader_id, l.value FROM "
                     + leaders + " l JOIN " + leases + " x ON x.name = l.name AND x.token = l.token AND x.kind = 'x' "
@@ -100,6 +103,31 @@ final class JdbcLeaderRecords implements LeaderRecords {
                 }
             }
         });
+    }
+
+    /** What one call does on its connection. */
+    private interface Statements<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Runs {@code statements} on a pooled connection on the client's executor, once: a failed
+     * publish is retried by the next refresh, a failed read is the caller's to retry.
+     */
+    private <T> CompletableFuture<T> call(String operation, Statements<T> statements) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            backend.executor().execute(() -> {
+                try (Connection connection = backend.dataSource().getConnection()) {
+                    result.complete(statements.run(connection));
+                } catch (SQLException | RuntimeException e) {
+                    result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new LockClientClosedException(backend.database()));
+        }
+        return result;
     }
 
     /** Creates the table once per client, serialized like the lease table's creation. */

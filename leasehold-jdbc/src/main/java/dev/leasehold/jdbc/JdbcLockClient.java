@@ -36,7 +36,7 @@ public final class JdbcLockClient implements LockClient, LeaderRecords.Source {
         this.mutex = new JdbcLockProtocol(backend, LeaseKind.MUTEX);
         this.readers = new JdbcLockProtocol(backend, LeaseKind.READ);
         this.writers = new JdbcLockProtocol(backend, LeaseKind.WRITE);
-        this.leaderRecords = new JdbcLeaderRecords(mutex, backend.table());
+        this.leaderRecords = new JdbcLeaderRecords(backend);
     }
 
     /**

@@ -30,7 +30,7 @@ final class JdbcLockProtocol implements LockProtocol {
                    String database, Duration waiterRegistration) {
     }
 
-    interface Work<T> {
+    private interface Work<T> {
         T run(Connection connection) throws SQLException;
     }
 
@@ -138,7 +138,7 @@ final class JdbcLockProtocol implements LockProtocol {
      * Every call is idempotent for its holder (an acquire finds its own row), so a retry after a
      * commit whose reply was lost is harmless.
      */
-    <T> CompletableFuture<T> call(String operation, Work<T> work) {
+    private <T> CompletableFuture<T> call(String operation, Work<T> work) {
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
             backend.executor().execute(() -> {
