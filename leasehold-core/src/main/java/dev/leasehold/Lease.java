@@ -2,6 +2,7 @@ package dev.leasehold;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -32,6 +33,23 @@ public interface Lease extends AutoCloseable {
      */
     static Lease current() {
         return LeaseScope.current();
+    }
+
+    /**
+     * Runs {@code work} on this thread under this lease, which stays held afterwards: for a leader's
+     * term ({@link LeadershipListener#onElected}) or any lease the caller keeps. The lease is bound
+     * as {@link #current()} while the work runs; when it is lost meanwhile (for a term: when the term
+     * ends), this thread is interrupted at once and the call throws {@link LeaseLostException}, with
+     * the work's own exception added as suppressed. Interruption is cooperative, as in
+     * {@link LeaseSource#call(Duration, Callable)}, and the interrupt delivered is cleared before the
+     * call throws.
+     *
+     * @throws IllegalArgumentException if work is null
+     * @throws LeaseLostException if the lease is not valid when called, or was lost while the work ran
+     * @throws Exception whatever the work threw, unchanged
+     */
+    default <T> T call(Callable<T> work) throws Exception {
+        return LeaseScope.within(this, work);
     }
 
     /** The name of the lock this lease holds. */

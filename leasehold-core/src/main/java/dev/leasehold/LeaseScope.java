@@ -65,6 +65,69 @@ final class LeaseScope {
      * it ran: then throws {@link LeaseLostException} with the work's own exception (if any) suppressed.
      */
     static <T> T call(Lease lease, Callable<T> work) throws Exception {
+        Bound<T> bound = runBound(lease, work);
+        T result = bound.result;
+        Throwable failure = bound.failure;
+        LeaseLostException loss = bound.interrupted || !lease.isValid() ? lossOf(lease) : null;
+        if (loss != null) {
+            // Not waited for: the backend that lost the lease may be frozen, and the loss is news now.
+            lease.releaseAsync();
+            overran(lease);
+            addSuppressed(loss, failure);
+            throw loss;
+        }
+        LeaseholdException releaseFailure = null;
+        try {
+            if (lease.release() == ReleaseStatus.ALREADY_LOST) {
+                loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
+            }
+        } catch (LeaseholdException unreachable) {
+            releaseFailure = unreachable;
+            releaseFailed(lease, unreachable);
+        }
+        if (loss != null) {
+            overran(lease);
+            addSuppressed(loss, failure);
+            throw loss;
+        }
+        if (failure != null) {
+            addSuppressed(failure, releaseFailure);
+            throw sneaky(failure);
+        }
+        return result;
+    }
+
+
+    /**
+     * Runs {@code work} under {@code lease}, which stays held afterwards (a leader's term): as
+     * {@link #call(Lease, Callable)} but without the release. Throws {@link LeaseLostException} if
+     * the lease was not valid at the start, or was lost while the work ran (the work's exception, if
+     * any, suppressed).
+     */
+    static <T> T within(Lease lease, Callable<T> work) throws Exception {
+        requireWork(work);
+        lease.ensureValid();
+        Bound<T> bound = runBound(lease, work);
+        if (bound.interrupted || !lease.isValid()) {
+            LeaseLostException loss = lossOf(lease);
+            addSuppressed(loss, bound.failure);
+            throw loss;
+        }
+        if (bound.failure != null) {
+            throw sneaky(bound.failure);
+        }
+        return bound.result;
+    }
+
+    /** What work run by {@link #runBound} left: its result or failure, and whether a loss interrupted it. */
+    private record Bound<T>(T result, Throwable failure, boolean interrupted) {
+    }
+
+    /**
+     * Runs {@code work} with {@code lease} bound as {@link Lease#current()}, interrupting this thread
+     * if the lease is lost meanwhile; the interrupt it delivered is cleared before it returns.
+     */
+    private static <T> Bound<T> runBound(Lease lease, Callable<T> work) {
         Thread worker = Thread.currentThread();
         AtomicInteger state = new AtomicInteger(RUNNING);
         CompletableFuture<Void> interrupter = lease.lost().toCompletableFuture().thenAccept(lost -> {
@@ -93,33 +156,7 @@ final class LeaseScope {
             }
             Thread.interrupted();
         }
-        LeaseLostException loss = interrupted || !lease.isValid() ? lossOf(lease) : null;
-        if (loss != null) {
-            // Not waited for: the backend that lost the lease may be frozen, and the loss is news now.
-            lease.releaseAsync();
-            overran(lease);
-            addSuppressed(loss, failure);
-            throw loss;
-        }
-        LeaseholdException releaseFailure = null;
-        try {
-            if (lease.release() == ReleaseStatus.ALREADY_LOST) {
-                loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
-            }
-        } catch (LeaseholdException unreachable) {
-            releaseFailure = unreachable;
-            releaseFailed(lease, unreachable);
-        }
-        if (loss != null) {
-            overran(lease);
-            addSuppressed(loss, failure);
-            throw loss;
-        }
-        if (failure != null) {
-            addSuppressed(failure, releaseFailure);
-            throw sneaky(failure);
-        }
-        return result;
+        return new Bound<>(result, failure, interrupted);
     }
 
     /**

@@ -93,6 +93,29 @@ public interface LockClient extends AutoCloseable {
         return MultiLock.of(java.util.Arrays.stream(names).map(this::lock).toList());
     }
 
+    /**
+     * A candidate in the leader election of {@code name}, with {@link LeadershipOptions#defaults()};
+     * see {@link Leadership}. It does nothing until {@link Leadership#start started}, and can read
+     * {@link Leadership#currentLeader()} without ever starting.
+     *
+     * @throws IllegalArgumentException if the name is unusable (see {@link #lock(String)})
+     * @throws LockClientClosedException if the client was closed
+     */
+    default Leadership leadership(String name) {
+        return leadership(name, LeadershipOptions.defaults());
+    }
+
+    /**
+     * A candidate in the leader election of {@code name}, each term a lease of
+     * {@code lock(name, options.lockOptions())}; see {@link Leadership}.
+     *
+     * @throws IllegalArgumentException if the name is unusable or options is null
+     * @throws LockClientClosedException if the client was closed
+     */
+    default Leadership leadership(String name, LeadershipOptions options) {
+        return new LeaderCandidate(this, name, options);
+    }
+
     /** Where this client connects, without credentials, for messages and logs. */
     String describe();
 

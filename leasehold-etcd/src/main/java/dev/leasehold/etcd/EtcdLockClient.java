@@ -11,6 +11,7 @@ import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.spi.Args;
 import dev.leasehold.etcd.internal.EtcdErrors;
@@ -51,7 +52,7 @@ import java.util.concurrent.TimeoutException;
  * engine's renewal; a waiter watches only the key ahead of it. Keys live under the key prefix
  * ({@link EtcdLocks.Builder#keyPrefix(String)}).
  */
-public final class EtcdLockClient implements LockClient {
+public final class EtcdLockClient implements LockClient, LeaderRecords.Source {
 
     private final Client client;
     private final boolean ownsClient;
@@ -69,6 +70,7 @@ public final class EtcdLockClient implements LockClient {
     private final Map<Integer, EtcdQueueProtocol> permitProtocols = new ConcurrentHashMap<>();
     private final String keyPrefix;
     private final Duration operationTimeout;
+    private final EtcdLeaderRecords leaderRecords;
     private volatile boolean closed;
 
     EtcdLockClient(Client client, boolean ownsClient, String description, String keyPrefix,
@@ -88,6 +90,16 @@ public final class EtcdLockClient implements LockClient {
                 Admission.SHARED, description);
         this.writers = new EtcdQueueProtocol(client, acquisitions, keyPrefix, "write", QueueRule.EXCLUSIVE,
                 Admission.EXCLUSIVE, description);
+        this.leaderRecords = new EtcdLeaderRecords(client, keyPrefix, description);
+    }
+
+    /**
+     * Leader records of {@link #leadership elections}: a key beside the election's queue on the
+     * leader's own etcd lease, so it goes with the term.
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return leaderRecords;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
+import dev.leasehold.spi.LeaderRecords;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * how to create one. Offers the mutex ({@link #lock}) and the read-write lock
  * ({@link #readWriteLock}); every lease of a name, of either kind, draws its token from one sequence.
  */
-public final class JdbcLockClient implements LockClient {
+public final class JdbcLockClient implements LockClient, LeaderRecords.Source {
 
     private final LeaseEngine engine;
     private final JdbcLockProtocol mutex;
@@ -24,6 +25,7 @@ public final class JdbcLockClient implements LockClient {
     private final ReleaseListener listener;
     private final ExecutorService executor;
     private final String database;
+    private final JdbcLeaderRecords leaderRecords;
     private volatile boolean closed;
 
     JdbcLockClient(LeaseEngine engine, JdbcLockProtocol.Backend backend) {
@@ -34,6 +36,16 @@ public final class JdbcLockClient implements LockClient {
         this.mutex = new JdbcLockProtocol(backend, LeaseKind.MUTEX);
         this.readers = new JdbcLockProtocol(backend, LeaseKind.READ);
         this.writers = new JdbcLockProtocol(backend, LeaseKind.WRITE);
+        this.leaderRecords = new JdbcLeaderRecords(backend);
+    }
+
+    /**
+     * Leader records of {@link #leadership elections}: a row per election in {@code <table>_leader}
+     * (created on first use), fenced by the term's token, expiring in database time with the term.
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return leaderRecords;
     }
 
     @Override

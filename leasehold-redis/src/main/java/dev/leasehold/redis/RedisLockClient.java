@@ -1,6 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.spi.Args;
+import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.DistributedSemaphore;
@@ -54,7 +55,7 @@ import java.util.stream.Collectors;
  * server does not lose the fence key's last write; across a failover, see the README's "Redis
  * deployments" for when a promoted replica's tokens exceed the old master's.
  */
-public final class RedisLockClient implements LockClient {
+public final class RedisLockClient implements LockClient, LeaderRecords.Source {
 
     private final RedisDeployment deployment;
     private final ReleaseChannels channels;
@@ -71,6 +72,7 @@ public final class RedisLockClient implements LockClient {
     private final Duration fenceRetention;
     private volatile boolean closed;
     private final String keyPrefix;
+    private final RedisLeaderRecords leaderRecords;
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisLockClient.class);
     /** Keys asked of each {@code SCAN} step (its {@code COUNT}): one bounded batch per round trip. */
@@ -102,6 +104,17 @@ public final class RedisLockClient implements LockClient {
                 fenceRetention, waiterRegistration, deployment.commandTimeout(), settings.operationTimeout());
         this.fair = new RedisFairLockProtocol(server);
         this.acked = new AckedKinds(server, settings.operationTimeout());
+        this.leaderRecords = new RedisLeaderRecords(deployment, scripts, this::key);
+    }
+
+    /**
+     * Leader records of {@link #leadership elections} on this deployment: a hash beside the
+     * election's lock key ({@link LockKeys#leader()}), fenced by the term's token, expiring with
+     * the term's ttl.
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return leaderRecords;
     }
 
     @Override

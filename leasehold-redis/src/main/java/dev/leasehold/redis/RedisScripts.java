@@ -29,6 +29,9 @@ final class RedisScripts {
     final RedisScript fairAcquire;
     final RedisScript fairRelease;
     final RedisScript releaseHoldingMember;
+    final RedisScript leaderPublish;
+    final RedisScript leaderClear;
+    final RedisScript leaderRead;
 
     /** The scripts of a single server (plain {@code PUBLISH}). */
     RedisScripts() {
@@ -53,6 +56,9 @@ final class RedisScripts {
         this.fairAcquire = load("fair_acquire.lua", sharded);
         this.fairRelease = load("fair_release.lua", sharded);
         this.releaseHoldingMember = load("release_holding_member.lua", sharded);
+        this.leaderPublish = load("leader_publish.lua", sharded);
+        this.leaderClear = load("leader_clear.lua", sharded);
+        this.leaderRead = load("leader_read.lua", sharded);
     }
 
     private static RedisScript load(String resource, boolean sharded) {

@@ -34,6 +34,12 @@ class LockKeysTest {
     }
 
     @Test
+    void theLeaderRecordSharesTheLocksSlot() {
+        assertThat(LockKeys.of("order:123").leader()).isEqualTo("{order:123}:leader");
+        assertThat(LockKeys.of("{tenant-7}:job").leader()).isEqualTo("{tenant-7}:job:leader");
+    }
+
+    @Test
     void anOpenBraceWithoutCloseStillHashesTheWholeName() {
         LockKeys keys = LockKeys.of("a{b");
         assertThat(hashedPart(keys.fence())).isEqualTo("a{b").isEqualTo(hashedPart(keys.lock()));
@@ -48,7 +54,7 @@ class LockKeysTest {
     @Test
     void aTaggedNameThatIsAnotherLocksFenceOrWaitersKeyIsRefused() {
         String[][] nameAndOwner = {{"{x}:fence", "x"}, {"{x}:waiters", "x"}, {"a{x}:fence", "a{x}"},
-                {"{t}:job:waiters", "{t}:job"}, {"{x}:broken", "x"}};
+                {"{t}:job:waiters", "{t}:job"}, {"{x}:broken", "x"}, {"{x}:leader", "x"}};
         for (String[] pair : nameAndOwner) {
             assertThatThrownBy(() -> LockKeys.of(pair[0])).as(pair[0]).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("'" + pair[0] + "'")

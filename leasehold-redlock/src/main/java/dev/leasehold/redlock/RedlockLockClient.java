@@ -1,6 +1,7 @@
 package dev.leasehold.redlock;
 
 import dev.leasehold.spi.Args;
+import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
@@ -48,7 +49,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A lease cannot stop a paused holder, so writes to shared resources should carry its token through
  * a {@link dev.leasehold.FenceGuard}.
  */
-public final class RedlockLockClient implements LockClient {
+public final class RedlockLockClient implements LockClient, LeaderRecords.Source {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedlockLockClient.class);
 
@@ -159,5 +160,16 @@ public final class RedlockLockClient implements LockClient {
     @Override
     public String toString() {
         return "RedlockLockClient" + describe().substring("redlock".length());
+    }
+
+    /**
+     * No leader records on Redlock: {@link #leadership elections} work, each term a Redlock lease,
+     * but {@code currentLeader()} throws an {@link UnsupportedOperationException} saying why (a
+     * record on a majority of independent masters cannot be read back in order without a second
+     * quorum protocol).
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return new RedlockLeaderRecords();
     }
 }

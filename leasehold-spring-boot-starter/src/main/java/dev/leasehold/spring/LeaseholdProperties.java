@@ -14,6 +14,7 @@ public class LeaseholdProperties {
 
     private final Redis redis = new Redis();
     private final Locked locked = new Locked();
+    private final LeaderElection leadership = new LeaderElection();
 
     public Redis getRedis() {
         return redis;
@@ -21,6 +22,10 @@ public class LeaseholdProperties {
 
     public Locked getLocked() {
         return locked;
+    }
+
+    public LeaderElection getLeadership() {
+        return leadership;
     }
 
     /** The Redis backend the auto-configured {@code LockClient} connects to. */
@@ -138,6 +143,64 @@ public class LeaseholdProperties {
 
         public void setDefaultTtl(Duration defaultTtl) {
             this.defaultTtl = defaultTtl;
+        }
+    }
+
+    /** The leader election this application runs for (a {@code Leadership} bean), when a name is set. */
+    public static class LeaderElection {
+
+        /**
+         * Name of the leader election this application joins: when set, a Leadership bean runs for it from
+         * context start to close and publishes LeadershipGrantedEvent and LeadershipRevokedEvent. The
+         * election's lock is the lock of this name.
+         */
+        private String name;
+
+        /**
+         * Watchdog ttl of each term: how long a crashed leader keeps the others waiting (default 30s); a
+         * leader that resigns or shuts down frees the election at once. Between 10ms and 1d.
+         */
+        private Duration ttl = Duration.ofSeconds(30);
+
+        /**
+         * Display id others see as the leader (currentLeader()); never a secret. Default: host name,
+         * process id and a counter.
+         */
+        private String leaderId;
+
+        /** Value the leader publishes while it leads, e.g. its host:port, read by currentLeader(). None by default. */
+        private String value;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public String getLeaderId() {
+            return leaderId;
+        }
+
+        public void setLeaderId(String leaderId) {
+            this.leaderId = leaderId;
+        }
+
+        public String getValue() {
+            return value;
+        }
+
+        public void setValue(String value) {
+            this.value = value;
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.engine.ReadWriteLockPair;
 import dev.leasehold.spi.Admission;
+import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.spi.Args;
 import org.apache.curator.framework.CuratorFramework;
@@ -55,7 +56,7 @@ import java.util.concurrent.TimeoutException;
  * {@link #semaphore}. On ZooKeeper all kinds of one name share one queue: an exclusive lease
  * excludes every other lease of the name, semaphore permits included.
  */
-public final class ZooKeeperLockClient implements LockClient {
+public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Source {
 
     private final CuratorFramework curator;
     private final boolean ownsCurator;
@@ -71,6 +72,7 @@ public final class ZooKeeperLockClient implements LockClient {
     private final Map<Integer, ZooKeeperProtocol> semaphores = new ConcurrentHashMap<>();
     private final Duration operationTimeout;
     private final DigestAcls acls;
+    private final ZooKeeperLeaderRecords leaderRecords;
     private volatile boolean closed;
 
     /** @param acls the digest user's ACLs every lock directory must carry, or null without digest authentication */
@@ -96,6 +98,16 @@ public final class ZooKeeperLockClient implements LockClient {
         this.fair = protocol("fair_lock", new QueueRule.Exclusive(Admission.SHARED));
         this.reader = protocol("read", new QueueRule.Read());
         this.writer = protocol("write", new QueueRule.Exclusive(Admission.EXCLUSIVE));
+        this.leaderRecords = new ZooKeeperLeaderRecords(curator, ensemble);
+    }
+
+    /**
+     * Leader records of {@link #leadership elections}: the data of the leader's own lock node, the
+     * head of the election's queue; it disappears with the node (a release, or the session's expiry).
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return leaderRecords;
     }
 
     private ZooKeeperProtocol protocol(String kind, QueueRule rule) {

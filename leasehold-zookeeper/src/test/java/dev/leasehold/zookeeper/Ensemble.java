@@ -6,6 +6,7 @@ import org.apache.curator.test.TestingCluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -65,6 +66,11 @@ final class Ensemble implements AutoCloseable {
     /** Every server directly, for a client outside the fault injection. */
     String directConnectString() {
         return cluster.getConnectString();
+    }
+
+    /** Every server's client address, without a proxy. */
+    List<InetSocketAddress> servers() {
+        return cluster.getInstances().stream().map(spec -> new InetSocketAddress("127.0.0.1", spec.getPort())).toList();
     }
 
     List<FaultProxy> proxies() {

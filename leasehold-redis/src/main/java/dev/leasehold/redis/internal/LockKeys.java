@@ -13,7 +13,7 @@ package dev.leasehold.redis.internal;
  *       its Cluster slot;</li>
  *   <li>a name with a hash tag that ends in an auxiliary key's ending ({@code :fence},
  *       {@code :waiters}, {@code :queue}, {@code :queue-info}, {@code :readers}, {@code :writers},
- *       {@code :permits}, {@code :limit}, {@code :broken}), such as {@code {x}:fence} or {@code a{x}:fence}: it is
+ *       {@code :permits}, {@code :limit}, {@code :broken}, {@code :leader}), such as {@code {x}:fence} or {@code a{x}:fence}: it is
  *       an auxiliary key of another lock ({@code x}, {@code a{x}});</li>
  *   <li>a name that is one hash tag as a whole, such as {@code {order:123}}: its auxiliary keys
  *       and channel would be those of {@code order:123}, which already hashes as a whole and so
@@ -38,9 +38,10 @@ public record LockKeys(String lock, String fence, String waiters, String channel
     private static final String PERMITS = ":permits";
     private static final String LIMIT = ":limit";
     private static final String BROKEN = ":broken";
+    private static final String LEADER = ":leader";
     /** Every ending of an auxiliary key: a tagged lock name must end in none of them. */
     private static final String[] RESERVED = {FENCE, WAITERS, QUEUE, QUEUE_INFO, READERS, WRITERS, PERMITS, LIMIT,
-            BROKEN};
+            BROKEN, LEADER};
 
     /**
      * @throws IllegalArgumentException if the name is one of those refused above, saying why
@@ -130,6 +131,11 @@ public record LockKeys(String lock, String fence, String waiters, String channel
     /** The audit record of the last time an administrator broke the lock: a short-lived hash. */
     public String broken() {
         return prefix() + BROKEN;
+    }
+
+    /** The leader record of the election of this name: a hash (token, display id, value) with a ttl. */
+    public String leader() {
+        return prefix() + LEADER;
     }
 
     private String prefix() {

@@ -1,0 +1,32 @@
+-- Publishes (or refreshes) the leader record of an election: a hash beside the election's lock key
+-- with the term's token, the leader's display id and its published value, expiring after the ttl
+-- unless refreshed. Fenced by the token: a record of a higher term is never overwritten, so a
+-- deposed leader's late refresh cannot hide its successor. Written only while the term's lock is
+-- still held (the lock key exists and the fence still reads the term's token: the fence only
+-- advances for a new holder).
+--
+-- KEYS[1]  the lock key
+-- KEYS[2]  the fence key
+-- KEYS[3]  the leader record (hash: token, id, value, has_value)
+-- ARGV[1]  the term's token (decimal)
+-- ARGV[2]  the leader's display id
+-- ARGV[3]  the published value, or ''
+-- ARGV[4]  '1' if a value is published, '0' if not
+-- ARGV[5]  ttl in milliseconds
+--
+-- Returns 1 if written, 0 if a higher term's record is stored or the term's lock is gone.
+
+if redis.call('exists', KEYS[1]) == 0 or redis.call('get', KEYS[2]) ~= ARGV[1] then
+  return 0
+end
+if redis.call('type', KEYS[3])['ok'] == 'hash' then
+  local stored = redis.call('hget', KEYS[3], 'token')
+  -- Tokens are up to 19 decimal digits: compare as strings of equal length, not as Lua numbers.
+  if stored and (#stored > #ARGV[1] or (#stored == #ARGV[1] and stored > ARGV[1])) then
+    return 0
+  end
+end
+redis.call('del', KEYS[3])
+redis.call('hset', KEYS[3], 'token', ARGV[1], 'id', ARGV[2], 'value', ARGV[3], 'has_value', ARGV[4])
+redis.call('pexpire', KEYS[3], ARGV[5])
+return 1

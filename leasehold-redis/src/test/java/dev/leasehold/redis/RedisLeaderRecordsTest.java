@@ -1,0 +1,57 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.LeaderInfo;
+import dev.leasehold.Lease;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.spi.LeaderRecords;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The leader-record scripts on their own, against a real redis-server: fenced by the term's token. */
+class RedisLeaderRecordsTest {
+
+    private static RedisServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisServer.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void aDeposedLeaderNeverOverwritesItsSuccessorsRecordNorClearsIt() {
+        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+            LeaderRecords records = client.leaderRecords();
+            Duration ttl = Duration.ofSeconds(10);
+            Lease first = client.lock("records").acquire(Duration.ZERO);
+            LeaderInfo old = new LeaderInfo("a", first.token(), Optional.of("a:1"));
+            assertThat(records.publish("records", old, ttl).join()).isTrue();
+            assertThat(records.read("records").join()).contains(old);
+            first.release();
+            assertThat(records.read("records").join()).as("its term's lock is gone").isEmpty();
+            assertThat(records.publish("records", old, ttl).join()).as("no lock, no record").isFalse();
+
+            Lease second = client.lock("records").acquire(Duration.ZERO);
+            LeaderInfo next = new LeaderInfo("b", second.token(), Optional.empty());
+            assertThat(records.publish("records", next, ttl).join()).isTrue();
+            assertThat(records.publish("records", old, ttl).join()).as("a late refresh of the old term").isFalse();
+            records.clear("records", old.token()).join();
+            assertThat(records.read("records").join()).contains(next);
+            assertThat(server.command("PTTL", "{records}:leader")).isInstanceOf(Long.class)
+                    .satisfies(pttl -> assertThat((Long) pttl).isPositive().isLessThanOrEqualTo(ttl.toMillis()));
+            records.clear("records", next.token()).join();
+            assertThat(records.read("records").join()).isEmpty();
+            second.release();
+        }
+    }
+}
