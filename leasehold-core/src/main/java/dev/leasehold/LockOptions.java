@@ -145,7 +145,10 @@ public final class LockOptions {
      * left of {@code acquired + holdAtLeast}, counted from the acquire's send time; once that has
      * passed, release deletes it as usual. The expiry is the server's, so it holds even if the
      * holder's process dies right after the release. Tokens and guards are unaffected: the next
-     * holder's token exceeds this one's, whenever it comes.
+     * holder's token exceeds this one's, whenever it comes. Closing the client keeps a held lease's
+     * lock the same way; a lease lost before its release is not kept (its lock is another's, or
+     * free). Each backend keeps the lock its own way ({@link dev.leasehold.spi.LockProtocol#releaseHolding});
+     * one that cannot fails the release rather than free the lock early.
      *
      * @throws IllegalArgumentException if holdAtLeast is null or outside [1 ms, {@link #MAX_HOLD}],
      *                                  or longer than the leaseTime of fixed-lease options (a fixed

@@ -48,7 +48,8 @@ import java.util.concurrent.Callable;
                 "  CMD's own   CMD ran; 128+N if signal N ended it",
                 "  64          usage error",
                 "  69          Redis unreachable, or it refused the credentials",
-                "  75          lock not obtained within --wait; CMD did not run",
+                "  75          lock not obtained within --wait (or held by --hold-at-least of an earlier "
+                        + "run); CMD did not run",
                 "  79          lease lost while CMD ran; CMD was terminated",
                 "  126, 127    CMD could not be executed, or was not found"},
         mixinStandardHelpOptions = true)
@@ -83,6 +84,13 @@ final class RunCommand implements Callable<Integer> {
                     + "run on one machine only (default: wait as long as it takes).")
     private Duration wait;
 
+    @Option(names = "--hold-at-least", paramLabel = "DURATION",
+            description = "Keep the lock held until this long after it was acquired, even if CMD ends "
+                    + "sooner; the lock then frees itself on the server, even if this host dies. With "
+                    + "--wait 0, a cron job whose hosts' clocks fire a moment apart then runs once, "
+                    + "not once per host (default: free the lock when CMD exits).")
+    private Duration holdAtLeast;
+
     @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "10s",
             description = "Time between SIGTERM and SIGKILL when CMD must stop (default: ${DEFAULT-VALUE}); "
                     + "shortened to what is left of the lease when the lease is being lost.")
@@ -110,6 +118,11 @@ final class RunCommand implements Callable<Integer> {
             throw usage("--ttl must be between " + Durations.format(MIN_TTL) + " and "
                     + Durations.format(LockOptions.MAX_TTL) + ", was " + Durations.format(ttl));
         }
+        if (holdAtLeast != null && (holdAtLeast.compareTo(Duration.ofMillis(1)) < 0
+                || holdAtLeast.compareTo(LockOptions.MAX_HOLD) > 0)) {
+            throw usage("--hold-at-least must be between 1ms and " + Durations.format(LockOptions.MAX_HOLD)
+                    + ", was " + Durations.format(holdAtLeast));
+        }
         if (wait != null && wait.compareTo(DistributedLock.MAX_WAIT) > 0) {
             throw usage("--wait must be at most " + DistributedLock.MAX_WAIT.toDays() + " days");
         }
@@ -117,7 +130,8 @@ final class RunCommand implements Callable<Integer> {
 
     private DistributedLock lock(LockClient client) {
         try {
-            return client.lock(name, LockOptions.watchdog(ttl));
+            LockOptions options = LockOptions.watchdog(ttl);
+            return client.lock(name, holdAtLeast == null ? options : options.holdAtLeast(holdAtLeast));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

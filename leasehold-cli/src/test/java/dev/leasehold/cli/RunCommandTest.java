@@ -72,6 +72,21 @@ class RunCommandTest {
     }
 
     @Test
+    void ofTwoRunsOneSecondApartWithHoldAtLeastOnlyTheFirstRunsItsCommand() throws Exception {
+        String[] args = {"run", "cron-held", "--wait", "0", "--hold-at-least", "5s", "--", "sh", "-c", "echo $$ >> ran"};
+        CliProcess first = run(args);
+        assertThat(first.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.OK);
+        assertThat((Long) server.command("PTTL", "cron-held")).as("kept on the server after the first run exited")
+                .isPositive();
+        Thread.sleep(1_000);
+        CliProcess second = run(args);
+
+        assertThat(second.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.NOT_OBTAINED);
+        assertThat(Files.readAllLines(dir.resolve("ran"))).hasSize(1);
+        assertThat(second.stderr()).contains("not obtained").contains("the command did not run");
+    }
+
+    @Test
     void withWaitTheSecondCommandStartsAfterTheFirstExitsAndSeesALargerToken() throws IOException {
         CliProcess first = run("run", "nightly", "--", "sh", "-c",
                 "echo $LEASEHOLD_TOKEN > token-1; " + UNTIL_GO + "; date +%s%N > end-1");

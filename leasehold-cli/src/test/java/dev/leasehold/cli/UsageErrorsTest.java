@@ -48,6 +48,14 @@ class UsageErrorsTest {
     }
 
     @Test
+    void aZeroHoldAtLeastIsAUsageError() {
+        CliProcess run = CliProcess.start(dir, NO_SERVER, "run", "job", "--hold-at-least", "0", "--", "true");
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderr()).contains("--hold-at-least must be between 1ms and 720h, was 0");
+    }
+
+    @Test
     void noSubcommandPrintsTheHelpAndIsAUsageError() {
         CliProcess run = CliProcess.start(dir, NO_SERVER);
 

@@ -45,6 +45,8 @@ final class ManagedLease implements Lease {
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<ReleaseStatus>> release = new AtomicReference<>();
     private final Consumer<ManagedLease> onEnd;
+    /** When the lock may be deleted on release: acquire send time + holdAtLeast; absent without holdAtLeast. */
+    private final Optional<Long> holdUntilNanos;
     private volatile ReleaseReport report;
     private volatile boolean releasedWhileHeld;
     private volatile String lostReason;
@@ -70,6 +72,7 @@ final class ManagedLease implements Lease {
         this.protocol = lock.protocol();
         this.timeouts = lock.timeouts();
         this.onEnd = onEnd;
+        this.holdUntilNanos = options.holdAtLeast().map(hold -> sentAtNanos + hold.toNanos());
         this.lifecycle = new LeaseLifecycle(sentAtNanos + options.ttl().minus(options.drift()).toNanos());
         this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts, engine.events());
     }
@@ -250,9 +253,10 @@ final class ManagedLease implements Lease {
             return mine;
         }
         if (!wasHeld) {
+            // A lease lost before its release is not kept: the compare-and-delete finds it gone.
             return releaseLost(mine);
         }
-        CompletableFuture<ReleaseOutcome> deletion = protocol.release(lockName, holder);
+        CompletableFuture<ReleaseOutcome> deletion = endOnServer();
         // After the release is on the wire: the next local waiter's attempt then queues behind it.
         onEnd.accept(this);
         timeouts.bound(deletion)
@@ -304,7 +308,8 @@ final class ManagedLease implements Lease {
 
     /**
      * The client is closing: the lease is lost to its holder from now on, and its key is deleted
-     * (compare-and-delete) so other clients need not wait for the ttl. A later {@link #release()}
+     * (compare-and-delete) so other clients need not wait for the ttl, or, with
+     * {@link LockOptions#holdAtLeast} not yet passed, kept until then as a release would keep it. A later {@link #release()}
      * returns {@link ReleaseStatus#ALREADY_LOST} without calling the backend.
      *
      * @return completes when the deletion was answered or failed
@@ -316,7 +321,7 @@ final class ManagedLease implements Lease {
         }
         endedByClose = true;
         markLost(LossReason.CLIENT_CLOSED, reason);
-        return timeouts.bound(protocol.release(lockName, holder)).handle((outcome, error) -> {
+        return timeouts.bound(endOnServer()).handle((outcome, error) -> {
             if (outcome != null) {
                 report = new ReleaseReport(ReleaseStatus.ALREADY_LOST, outcome.nodesHolding(),
                         outcome.nodesAnswered(), outcome.nodes());
@@ -327,6 +332,18 @@ final class ManagedLease implements Lease {
             mine.complete(ReleaseStatus.ALREADY_LOST);
             return null;
         });
+    }
+
+    /**
+     * Deletes the lock, or, before {@link LockOptions#holdAtLeast} has passed since the acquire's
+     * send, keeps it held on the server for what remains of it ({@link LockProtocol#releaseHolding}).
+     */
+    private CompletableFuture<ReleaseOutcome> endOnServer() {
+        long keepNanos = holdUntilNanos.map(until -> until - System.nanoTime()).orElse(0L);
+        if (keepNanos <= 0) {
+            return protocol.release(lockName, holder);
+        }
+        return protocol.releaseHolding(lockName, holder, Duration.ofNanos(keepNanos));
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
  * with its own timeout.
  *
  * <p>The {@code holder} is a unique, unguessable string the engine makes per acquisition; the
- * backend stores it as the owner and compares against it in {@link #renew}, {@link #release} and
- * {@link #abandon}. It is also the acquisition's waiter id.
+ * backend stores it as the owner and compares against it in {@link #renew}, {@link #release}, {@link #releaseHolding}
+ * and {@link #abandon}. It is also the acquisition's waiter id.
  */
 public interface LockProtocol {
 
@@ -86,6 +86,29 @@ public interface LockProtocol {
      * @return whether it was ours and is now free, and on how many nodes the key was still ours
      */
     CompletableFuture<ReleaseOutcome> release(String name, String holder);
+
+    /**
+     * Ends {@code holder}'s lease but keeps the lock held on the server for {@code keepFor} more
+     * (the rest of {@link dev.leasehold.LockOptions#holdAtLeast}), instead of deleting it: only
+     * if {@code holder} still owns it, and whether that shortens or lengthens its server-side life.
+     * The lock then frees itself by the server's own expiry, so it stays held even if this
+     * process dies right after the call; until then every other acquirer finds it held, and the
+     * first lease granted after it frees gets a greater token. Nobody is woken: the lock is not
+     * free. The engine calls it instead of {@link #release} when a lease with holdAtLeast is
+     * released (or its client closed) before {@code acquire send time + holdAtLeast}.
+     *
+     * <p>A backend may round {@code keepFor} up to its own granularity (whole seconds, say), never
+     * down. The default fails with an {@link UnsupportedOperationException}: a backend that cannot
+     * keep a lock must say so rather than delete it early.
+     *
+     * @param keepFor positive: how much longer the lock stays held, from the server's now
+     * @return as {@link #release}: {@code released} true if the lock was ours (and is now kept for
+     *         {@code keepFor}), false if another holder or nobody had it
+     */
+    default CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(describe() + " cannot keep lock '"
+                + name + "' held after its release (LockOptions.holdAtLeast) for this lock kind; remove holdAtLeast"));
+    }
 
     /**
      * Cleans up after an abandoned acquisition (timeout, interrupt, cancellation): releases the

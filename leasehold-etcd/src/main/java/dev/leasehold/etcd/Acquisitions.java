@@ -195,6 +195,51 @@ final class Acquisitions {
                 });
     }
 
+    /**
+     * Forgets {@code holder}'s acquisition but keeps its key for {@code keepFor} more
+     * ({@link dev.leasehold.LockOptions#holdAtLeast}): grants a new etcd lease of
+     * {@code keepFor} rounded up to whole seconds (and never below etcd's minimum, so at least that
+     * long), moves the key onto it in a {@code Txn} that compares the key's value with the holder
+     * id (a put keeps the create revision, so the key keeps its place and nobody behind it moves
+     * up), then revokes the acquisition's own lease. The new lease is never kept alive: it expires
+     * on the server by itself, even if this process dies, and its expiry deletes the key, which
+     * wakes the waiter watching it. If the key is no longer the holder's, the new lease is revoked
+     * and so is the old one, as a plain release would.
+     *
+     * @return whether the key was still ours and is now kept
+     */
+    CompletableFuture<Boolean> keep(String holder, Duration keepFor) {
+        Slot slot = slots.remove(holder);
+        if (slot == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        CompletableFuture<Acquisition> settled;
+        synchronized (slot) {
+            settled = slot.lastRenewal.handle((ignored, error) -> null).thenCompose(ignored -> slot.current);
+        }
+        return settled.handle((acquisition, grantFailed) -> acquisition).thenCompose(acquisition -> {
+            if (acquisition == null) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return client.getLeaseClient().grant(seconds(keepFor)).thenCompose(granted -> client.getKVClient().txn()
+                    .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
+                    .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
+                    .commit()
+                    .thenCompose(response -> {
+                        if (!response.isSucceeded()) {
+                            client.getLeaseClient().revoke(granted.getID());
+                        }
+                        return client.getLeaseClient().revoke(acquisition.leaseId())
+                                .handle((revoked, error) -> response.isSucceeded());
+                    })).whenComplete((kept, error) -> {
+                        if (error != null) {
+                            // Not settled: keep it, so a retried release tries again.
+                            slots.putIfAbsent(holder, slot);
+                        }
+                    });
+        });
+    }
+
     /** Acquisitions this client has not released or abandoned yet. */
     int size() {
         return slots.size();

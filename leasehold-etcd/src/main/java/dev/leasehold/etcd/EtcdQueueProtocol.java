@@ -46,7 +46,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Round trips: the first attempt is a {@code LeaseGrant} and one {@code Txn}; a later attempt a
  * {@code LeaseKeepAlive} (keeping the waiting key alive) sent together with the {@code Txn}; a
- * renewal one {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key.
+ * renewal one {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key; a
+ * release within hold-at-least a {@code LeaseGrant}, a {@code Txn} and a {@code LeaseRevoke}.
  */
 final class EtcdQueueProtocol implements LockProtocol {
 
@@ -182,6 +183,15 @@ final class EtcdQueueProtocol implements LockProtocol {
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
         return acquisitions.revoke(holder).thenApply(ReleaseOutcome::single);
+    }
+
+    /**
+     * Moves the key onto a new etcd lease covering {@code keepFor}, rounded up to whole seconds,
+     * holder-checked, and revokes the acquisition's own lease: see {@link Acquisitions#keep}.
+     */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return acquisitions.keep(holder, keepFor).thenApply(ReleaseOutcome::single);
     }
 
     @Override

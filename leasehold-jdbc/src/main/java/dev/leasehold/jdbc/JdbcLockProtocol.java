@@ -116,6 +116,13 @@ final class JdbcLockProtocol implements LockProtocol {
                 ReleaseOutcome.single(backend.table().release(connection, name, holder)));
     }
 
+    /** Moves the lease row's expiry to the database's now + {@code keepFor}: see {@link LeaseTable#releaseHolding}. */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return call("the release (held " + keepFor.toMillis() + " ms more) of '" + name + "'", connection ->
+                ReleaseOutcome.single(backend.table().releaseHolding(connection, name, holder, keepFor)));
+    }
+
     /** The release's statement deletes every row of the holder: the lease and a waiting writer's registration. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {

@@ -245,6 +245,42 @@ final class LeaseTable {
         }
     }
 
+    /**
+     * Ends {@code holder}'s lease on {@code name} but keeps its row live until the database's
+     * {@code clock_timestamp()} + {@code keepFor} (rounded up to whole ms), earlier or later than
+     * its expiry was, instead of deleting it: {@link dev.leasehold.LockOptions#holdAtLeast}. Only a
+     * live lease row of the holder's is kept; a waiting-writer registration of the holder's goes.
+     * One transaction, no announcement: the lock is not free. Every acquire purges expired rows,
+     * so the kept row frees the lock by the database's clock even if this process dies.
+     *
+     * @return whether a live lease of {@code holder} was kept
+     */
+    boolean releaseHolding(Connection connection, String name, String holder, Duration keepFor) throws SQLException {
+        long millis = Math.max(1, (keepFor.toNanos() + 999_999) / 1_000_000);
+        connection.setAutoCommit(false);
+        try {
+            int kept;
+            try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
+                    + " SET expires_at = clock_timestamp() + ? * interval '1 millisecond'"
+                    + " WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp()")) {
+                update.setLong(1, millis);
+                update.setString(2, name);
+                update.setString(3, holder);
+                kept = update.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
+                    + " WHERE name = ? AND holder = ? AND kind = 'w'")) {
+                delete.setString(1, name);
+                delete.setString(2, holder);
+                delete.executeUpdate();
+            }
+            connection.commit();
+            return kept > 0;
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
     /** Opens the notification subscription on a dedicated connection (auto-commit). */
     void listen(Connection connection) throws SQLException {
         connection.setAutoCommit(true);

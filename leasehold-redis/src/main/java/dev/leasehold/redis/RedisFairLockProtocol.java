@@ -76,6 +76,12 @@ final class RedisFairLockProtocol extends RedisProtocol {
     }
 
     /** The release script: it forgets the waiter, and passes on a lock that was handed to it. */
+    /** Sets the lock key's life to {@code keepFor} instead of deleting it ({@code release_holding.lua}). */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return keepLockKey(name, holder, keepFor);
+    }
+
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return releaseScript(name, holder, "the clean-up of an abandoned acquire of fair lock '" + name + "'")

@@ -55,6 +55,12 @@ final class RedisMutexProtocol extends RedisProtocol {
         return releaseScript(name, holder, null).thenApply(ReleaseOutcome::single);
     }
 
+    /** Sets the lock key's life to {@code keepFor} instead of deleting it ({@code release_holding.lua}). */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return keepLockKey(name, holder, keepFor);
+    }
+
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return releaseScript(name, holder, holder).thenApply(ignored -> null);

@@ -1,13 +1,16 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.MutexScripts;
 import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.redis.internal.ReleaseChannels;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
@@ -83,6 +86,25 @@ abstract class RedisProtocol implements LockProtocol {
     RenewalBatch renewals(RedisScript script) {
         return new RenewalBatch(commands, script, server.deployment()::scriptGroup,
                 error -> RedisErrors.translate(describe(), "the renewal", error));
+    }
+
+    /**
+     * Keeps {@code name}'s lock key held for {@code keepFor} if {@code holder} owns it (the mutex,
+     * the fair lock and the write lock hold that key): see {@link LockProtocol#releaseHolding}.
+     */
+    CompletableFuture<ReleaseOutcome> keepLockKey(String name, String holder, Duration keepFor) {
+        return translated(scripts.mutex.releaseHolding(commands, LockKeys.of(name), holder, keepFor),
+                "the release (held " + keepFor.toMillis() + " ms more) of '" + name + "'").thenApply(ReleaseOutcome::single);
+    }
+
+    /**
+     * Keeps {@code holder}'s member of the sorted set {@code key} live for {@code keepFor}, if it
+     * still is: the hold-at-least of a lease held as a member (read lease, semaphore permit).
+     */
+    static CompletableFuture<Long> keepMember(RedisScripts scripts, RedisClusterAsyncCommands<String, String> commands,
+                                              String key, String holder, Duration keepFor) {
+        return scripts.releaseHoldingMember.run(commands, ScriptOutputType.INTEGER, new String[] {key}, holder,
+                MutexScripts.millisUp(keepFor));
     }
 
     /** Turns a failed reply into a {@link dev.leasehold.LockUnavailableException} naming the server. */

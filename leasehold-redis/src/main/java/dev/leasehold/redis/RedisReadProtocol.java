@@ -62,6 +62,14 @@ final class RedisReadProtocol extends RedisProtocol {
         return releaseScript(name, holder, "").thenApply(released -> ReleaseOutcome.single(released == 1L));
     }
 
+    /** Keeps the reader's member live for {@code keepFor} instead of removing it ({@code release_holding_member.lua}). */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return translated(keepMember(scripts, commands, LockKeys.of(name).readers(), holder, keepFor),
+                "the read release (held " + keepFor.toMillis() + " ms more) of '" + name + "'")
+                .thenApply(kept -> ReleaseOutcome.single(kept == 1L));
+    }
+
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return releaseScript(name, holder, holder).thenApply(ignored -> null);

@@ -7,7 +7,9 @@ import dev.leasehold.redis.internal.RedisScript;
  * The scripts of the Redis lock kinds, each kept in its own {@code .lua} resource beside this
  * class: the mutex's in {@link MutexScripts}, the others here. The single-server watchdog renews
  * in batches: {@code renew_batch.lua} for leases held as a key, {@code renew_members.lua} for
- * leases held as a sorted-set member.
+ * leases held as a sorted-set member. A release within hold-at-least keeps the lease instead:
+ * {@code release_holding.lua} (in {@link MutexScripts}) for a key, {@code release_holding_member.lua}
+ * for a member.
  */
 final class RedisScripts {
 
@@ -26,6 +28,7 @@ final class RedisScripts {
     final RedisScript semaphoreAvailable;
     final RedisScript fairAcquire;
     final RedisScript fairRelease;
+    final RedisScript releaseHoldingMember;
 
     /** The scripts of a single server (plain {@code PUBLISH}). */
     RedisScripts() {
@@ -49,6 +52,7 @@ final class RedisScripts {
         this.semaphoreAvailable = load("semaphore_available.lua", sharded);
         this.fairAcquire = load("fair_acquire.lua", sharded);
         this.fairRelease = load("fair_release.lua", sharded);
+        this.releaseHoldingMember = load("release_holding_member.lua", sharded);
     }
 
     private static RedisScript load(String resource, boolean sharded) {

@@ -86,6 +86,15 @@ final class RedisSemaphoreProtocol implements LockProtocol {
         return releaseScript(name, holder, "").thenApply(released -> ReleaseOutcome.single(released == 1L));
     }
 
+    /** Keeps the permit's member live for {@code keepFor} instead of removing it ({@code release_holding_member.lua}). */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        CompletableFuture<Long> reply = RedisProtocol.keepMember(shared.scripts(), shared.commands(),
+                LockKeys.of(name).permits(), holder, keepFor);
+        return shared.translated(reply, name, permits, "the release (held " + keepFor.toMillis()
+                + " ms more) of a permit of '" + name + "'").thenApply(kept -> ReleaseOutcome.single(kept == 1L));
+    }
+
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return releaseScript(name, holder, holder).thenApply(ignored -> null);

@@ -66,6 +66,12 @@ final class RedisWriteProtocol extends RedisProtocol {
     }
 
     /** Also forgets the writer's registration, so readers need not wait for it to expire. */
+    /** Sets the lock key's life to {@code keepFor} instead of deleting it ({@code release_holding.lua}). */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return keepLockKey(name, holder, keepFor);
+    }
+
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return releaseScript(name, holder, holder).thenApply(ignored -> null);

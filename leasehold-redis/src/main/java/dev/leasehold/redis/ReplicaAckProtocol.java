@@ -114,6 +114,12 @@ final class ReplicaAckProtocol implements LockProtocol {
         return inner.release(name, holder);
     }
 
+    /** Not acknowledged: a kept lock lost in a failover frees early, which costs no safety. */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return inner.releaseHolding(name, holder, keepFor);
+    }
+
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return inner.abandon(name, holder);

@@ -103,6 +103,17 @@ final class RedlockNode implements AutoCloseable {
     }
 
     /**
+     * Runs release_holding.lua: if the key is ours here, sets its life to {@code keepFor} instead
+     * of deleting it ({@link dev.leasehold.LockOptions#holdAtLeast}); a node where it is not ours is untouched.
+     *
+     * @return true if the key was ours here
+     */
+    CompletableFuture<Boolean> releaseHolding(LockKeys keys, String holder, Duration keepFor, Duration timeout) {
+        return bounded(commands().thenCompose(commands -> scripts.mutex.releaseHolding(commands, keys, holder, keepFor)),
+                timeout, "the release (held " + keepFor.toMillis() + " ms more) of '" + keys.lock() + "'");
+    }
+
+    /**
      * Releases until a call gets through or {@code giveUpAtNanos} passes, retrying every
      * {@link #CLEANUP_RETRY}: the clean-up after a round whose acquire on this node failed or went
      * unanswered. That acquire may still have run (its reply lost to a reset connection), and

@@ -35,7 +35,9 @@ import java.util.stream.Collectors;
  *   <li><b>Renew</b>: extends on every node where the key is still ours; true once a majority
  *   extended, false once a majority cannot, an error if failed nodes leave it open (the engine
  *   then retries until the local deadline).</li>
- *   <li><b>Release</b>: compare-and-delete on every node; true if a majority still had our key.</li>
+ *   <li><b>Release</b>: compare-and-delete on every node; true if a majority still had our key.
+ *   Within {@link LockOptions#holdAtLeast}, compare-and-set of the key's PTTL to what remains on
+ *   every node where it is still ours, instead.</li>
  * </ul>
  */
 final class RedlockProtocol implements LockProtocol {
@@ -149,6 +151,24 @@ final class RedlockProtocol implements LockProtocol {
                     name, HolderIds.redact(holder), result.yes(), nodes.size());
             return decide("release", name, result)
                     .thenApply(released -> new ReleaseOutcome(released, result.yes(), answered, nodes.size()));
+        });
+    }
+
+    /**
+     * As {@link #release}, but each node where the key is still ours keeps it for {@code keepFor}
+     * from its own receipt of the call (so at least that long) instead of deleting it; true if a
+     * majority kept it. A node that misses the call lets the key expire by its ttl, which cannot
+     * free the lock before a majority's kept keys do.
+     */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        LockKeys keys = LockKeys.of(name);
+        QuorumVote vote = vote(node -> node.releaseHolding(keys, holder, keepFor, settings.nodeTimeoutWithoutTtl()));
+        return vote.settled().thenCompose(result -> {
+            int answered = result.yes() + (int) result.failures().stream()
+                    .filter(failure -> failure.kind() == NodeFailure.Kind.HELD_BY_OTHER).count();
+            return decide("release", name, result)
+                    .thenApply(kept -> new ReleaseOutcome(kept, result.yes(), answered, nodes.size()));
         });
     }
 

@@ -18,13 +18,16 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One lock kind on a ZooKeeper ensemble, the {@link QueueRule} deciding: the same few calls serve
@@ -43,12 +46,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * the ttl is kept by {@link NodeExpiry}: a renewal checks (one {@code exists}) that the node is
  * still there and the session connected, and moves the node's expiry to its send time plus the
  * ttl. <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding
- * it by the holder id in its name if the create's reply never came.
+ * it by the holder id in its name if the create's reply never came. A release within
+ * hold-at-least leaves a {@link KeptMarker} in the node's place (one {@code multi}), which every
+ * attempt honours as a holder at the head of the queue until it ends by the server's clock.
  */
 final class ZooKeeperProtocol implements LockProtocol {
 
-    /** An acquisition's node: its path and creation zxid. */
-    private record OwnNode(String path, long czxid) {
+    /**
+     * An acquisition's node: its path, creation zxid and creation time (the server's ms), and when
+     * (this client's {@link System#nanoTime()}) the create was answered.
+     */
+    private record OwnNode(String path, long czxid, long ctime, long answeredAtNanos) {
+
+        /** A lower bound of the server's time now: the ctime plus what this client saw pass since. */
+        long serverNowMillis() {
+            return ctime + (System.nanoTime() - answeredAtNanos) / 1_000_000;
+        }
+    }
+
+    /** A marker of a kept lease ({@link KeptMarker}) that has not ended, and its end (server ms). */
+    private record LiveMarker(KeptMarker marker, long endMillis) {
     }
 
     private final CuratorFramework curator;
@@ -111,7 +128,8 @@ final class ZooKeeperProtocol implements LockProtocol {
                     if (code(event) != KeeperException.Code.OK) {
                         throw ZooKeeperErrors.of(ensemble, operation, code(event));
                     }
-                    OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid());
+                    OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid(), event.getStat().getCtime(),
+                            System.nanoTime());
                     nodes.put(request.holder(), own);
                     if (abandoned.contains(request.holder())) {
                         // The acquisition was given up while this create was on its way: undo it.
@@ -159,7 +177,7 @@ final class ZooKeeperProtocol implements LockProtocol {
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         CompletableFuture<Wake> childrenChanged = new CompletableFuture<>();
-        CompletableFuture<List<NodeName>> listed = new CompletableFuture<>();
+        CompletableFuture<List<String>> listed = new CompletableFuture<>();
         boolean watchDirectory = rule instanceof QueueRule.Permit;
         call(listed, operation, callback -> watchDirectory
                 ? curator.getChildren().usingWatcher((CuratorWatcher)
@@ -168,11 +186,11 @@ final class ZooKeeperProtocol implements LockProtocol {
                     if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
                         throw ZooKeeperErrors.of(ensemble, operation, code(event));
                     }
-                    List<String> children = event.getChildren() == null ? List.of() : event.getChildren();
-                    return children.stream().map(NodeName::parse).flatMap(Optional::stream)
-                            .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
+                    return event.getChildren() == null ? List.<String>of() : event.getChildren();
                 });
-        return listed.thenCompose(queue -> {
+        return listed.thenCompose(children -> liveMarkers(directory, children, own, operation).thenCompose(kept -> {
+            List<NodeName> queue = children.stream().map(NodeName::parse).flatMap(Optional::stream)
+                    .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
             String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
             int mine = indexOf(queue, ownName);
             if (mine < 0) {
@@ -187,9 +205,13 @@ final class ZooKeeperProtocol implements LockProtocol {
                 }
                 return create(request).thenCompose(created -> evaluate(request, created, false));
             }
+            // A kept lease stands at the head of the queue, ahead of every node, until its marker ends.
+            List<NodeName> withKept = new ArrayList<>();
+            kept.forEach(live -> withKept.add(live.marker().stand()));
+            withKept.addAll(queue);
             QueueRule.Decision decision;
             try {
-                decision = rule.decide(request.name(), queue, mine);
+                decision = rule.decide(request.name(), withKept, mine + kept.size());
             } catch (LeaseholdException refused) {
                 // Nothing may stay taken: the node goes before the caller hears of the refusal.
                 nodes.remove(request.holder(), own);
@@ -206,13 +228,58 @@ final class ZooKeeperProtocol implements LockProtocol {
                 }
                 return CompletableFuture.completedFuture(grant(request, own));
             }
+            if (!kept.isEmpty() && (decision.watch() == null || queue.indexOf(decision.watch()) < 0)) {
+                // Blocked by a marker (or, for a permit, perhaps by one): try again when the first ends.
+                long first = kept.stream().mapToLong(LiveMarker::endMillis).min().orElseThrow();
+                long waitMillis = Math.max(1, first - own.serverNowMillis() + 1);
+                CompletableFuture<Wake> ended = new CompletableFuture<>();
+                CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS).execute(() -> ended.complete(Wake.RETRY));
+                childrenChanged.thenAccept(ended::complete);
+                return CompletableFuture.completedFuture(new Attempt.Held(Duration.ofMillis(waitMillis), ended));
+            }
             if (decision.watch() == null) {
                 return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged));
             }
             return watch(directory + "/" + decision.watch().node(), operation).thenCompose(wake -> wake == null
                     ? evaluate(request, own, mayRecreate)
                     : CompletableFuture.completedFuture(new Attempt.Held(null, wake)));
-        });
+        }));
+    }
+
+    /**
+     * The markers among {@code children} that have not ended by the server's time as {@code own}
+     * bounds it (one {@code getData} per marker, in parallel; none without markers), oldest first.
+     * An ended marker is deleted in the background: the first acquirer past its end frees it.
+     */
+    private CompletableFuture<List<LiveMarker>> liveMarkers(String directory, List<String> children, OwnNode own,
+                                                             String operation) {
+        List<KeptMarker> markers = children.stream().map(KeptMarker::parse).flatMap(Optional::stream)
+                .sorted(Comparator.comparingLong(marker -> marker.stand().sequence())).toList();
+        if (markers.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        List<CompletableFuture<LiveMarker>> read = new ArrayList<>();
+        for (KeptMarker marker : markers) {
+            String path = directory + "/" + marker.node();
+            CompletableFuture<LiveMarker> one = new CompletableFuture<>();
+            call(one, operation, callback -> curator.getData().inBackground(callback).forPath(path), event -> {
+                if (code(event) == KeeperException.Code.NONODE) {
+                    return null;
+                }
+                if (code(event) != KeeperException.Code.OK) {
+                    throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                }
+                long end = KeptMarker.endMillis(event.getStat().getCtime(), event.getData());
+                if (end <= own.serverNowMillis()) {
+                    deleteQuietly(path, event.getStat().getVersion());
+                    return null;
+                }
+                return new LiveMarker(marker, end);
+            });
+            read.add(one);
+        }
+        return CompletableFuture.allOf(read.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> read.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList());
     }
 
     private static int indexOf(List<NodeName> queue, String node) {
@@ -306,6 +373,49 @@ final class ZooKeeperProtocol implements LockProtocol {
         return released;
     }
 
+    /**
+     * Keeps the lease for {@code keepFor} past its release: in one {@code multi}, creates its
+     * {@link KeptMarker} (persistent, so it outlives this session and process) and deletes the
+     * holder's node, which fails as a whole if the node is gone (the lease was lost). The client
+     * deletes the marker itself once {@code keepFor} has passed since the answer (by then the
+     * server's clock has passed the marker's end too), if it still runs; else the next acquirer does.
+     */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        session.forget(holder);
+        expiry.cancel(holder);
+        OwnNode own = nodes.get(holder);
+        if (own == null) {
+            return CompletableFuture.completedFuture(ReleaseOutcome.single(false));
+        }
+        long keepMillis = Math.max(1, (keepFor.toNanos() + 999_999) / 1_000_000);
+        NodeName released = NodeName.parse(own.path().substring(own.path().lastIndexOf('/') + 1)).orElseThrow();
+        String marker = LockPaths.directory(name) + "/" + KeptMarker.prefix(released.kind(), released.permits(), holder);
+        String operation = "the release (held " + keepMillis + " ms more) of '" + name + "'";
+        CompletableFuture<ReleaseOutcome> kept = new CompletableFuture<>();
+        call(kept, operation, callback -> curator.transaction().inBackground(callback).forOperations(
+                curator.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                        .forPath(marker, KeptMarker.data(keepMillis)),
+                curator.transactionOp().delete().forPath(own.path())), event -> {
+                    KeeperException.Code code = code(event);
+                    if (code == KeeperException.Code.NONODE) {
+                        nodes.remove(holder, own);
+                        return ReleaseOutcome.single(false);
+                    }
+                    if (code != KeeperException.Code.OK) {
+                        throw ZooKeeperErrors.of(ensemble, operation, code);
+                    }
+                    nodes.remove(holder, own);
+                    String created = event.getOpResults().get(0).getResultPath();
+                    if (created != null) {
+                        CompletableFuture.delayedExecutor(keepMillis, TimeUnit.MILLISECONDS)
+                                .execute(() -> deleteQuietly(created, -1));
+                    }
+                    return ReleaseOutcome.single(true);
+                });
+        return kept;
+    }
+
     /** Deletes the holder's node, found by the holder id in its name if its create was never answered. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
@@ -350,6 +460,15 @@ final class ZooKeeperProtocol implements LockProtocol {
             } catch (Exception closed) {
                 // The framework is closing: the session's end deletes the ephemeral node.
             }
+        }
+    }
+
+    /** Deletes {@code path} (a marker) in the background if still at {@code version} (-1: any); a lost race is fine. */
+    private void deleteQuietly(String path, int version) {
+        try {
+            curator.delete().withVersion(version).inBackground().forPath(path);
+        } catch (Exception closed) {
+            // The framework is closing: the next acquirer deletes the ended marker.
         }
     }
 

@@ -21,6 +21,7 @@ public final class MutexScripts {
     private final RedisScript acquire;
     private final RedisScript release;
     private final RedisScript renew;
+    private final RedisScript releaseHolding;
 
     /** The scripts publishing with plain {@code PUBLISH}. */
     public MutexScripts() {
@@ -32,6 +33,7 @@ public final class MutexScripts {
         this.acquire = RedisScript.load("acquire.lua");
         this.release = sharded ? RedisScript.load("release.lua").withShardedPublish() : RedisScript.load("release.lua");
         this.renew = RedisScript.load("renew.lua");
+        this.releaseHolding = RedisScript.load("release_holding.lua");
     }
 
     /** What one server answered to an acquire. */
@@ -82,6 +84,27 @@ public final class MutexScripts {
         CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel());
         return reply.thenApply(released -> released == 1L);
+    }
+
+    /**
+     * Runs {@code release_holding.lua}: if {@code holder} owns {@code keys.lock()}, sets its life to
+     * {@code keepFor} (rounded up to whole ms) instead of deleting it, for
+     * {@link dev.leasehold.LockOptions#holdAtLeast}. Also used for the fair lock and the write lock,
+     * whose leases are the same key.
+     *
+     * @return true if the key was the holder's
+     */
+    public CompletableFuture<Boolean> releaseHolding(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
+                                                     String holder, Duration keepFor) {
+        CompletableFuture<Long> reply = releaseHolding.run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()},
+                holder, millisUp(keepFor));
+        return reply.thenApply(kept -> kept == 1L);
+    }
+
+    /** Whole milliseconds, rounded up (a hold-at-least is a lower bound), at least 1. */
+    public static String millisUp(Duration duration) {
+        long nanos = duration.toNanos();
+        return Long.toString(Math.max(1, nanos / 1_000_000 + (nanos % 1_000_000 > 0 ? 1 : 0)));
     }
 
     /**

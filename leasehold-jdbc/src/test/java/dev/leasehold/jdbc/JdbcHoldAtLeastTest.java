@@ -1,0 +1,70 @@
+package dev.leasehold.jdbc;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.Lease;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.testkit.contract.HoldAtLeastContract;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hold-at-least on a real PostgreSQL server, through the shared pool: the mutex (this class), the
+ * write lock (nested), and a read lease kept against a writer. The kept row's expiry is the
+ * database's clock.
+ */
+class JdbcHoldAtLeastTest extends HoldAtLeastContract {
+
+    @Override
+    protected LockClient connect() {
+        return JdbcLocks.create(SharedDatabase.pool());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        SharedDatabase.server().pause();
+        return SharedDatabase.server()::resume;
+    }
+
+    @Test
+    void aReadLeaseIsKeptAgainstAWriter() throws Exception {
+        try (LockClient holder = connect(); LockClient writer = connect()) {
+            long start = System.nanoTime();
+            Lease read = holder.readWriteLock("hold:read", LockOptions.defaults().holdAtLeast(Duration.ofMillis(1_500)))
+                    .readLock().acquire(Duration.ofSeconds(5));
+            Thread.sleep(100);
+            assertThat(read.release()).isEqualTo(ReleaseStatus.RELEASED);
+            DistributedLock write = writer.readWriteLock("hold:read").writeLock();
+            assertThat(write.tryAcquire(Duration.ZERO)).isEmpty();
+            Optional<Lease> next = write.tryAcquire(Duration.ofSeconds(6));
+            assertThat(next).isPresent();
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1_495);
+            assertThat(next.get().token()).isGreaterThan(read.token());
+            next.get().release();
+        }
+    }
+
+    @Nested
+    class WriteLock extends HoldAtLeastContract {
+        @Override
+        protected LockClient connect() {
+            return JdbcHoldAtLeastTest.this.connect();
+        }
+
+        @Override
+        protected AutoCloseable pauseBackend() {
+            return JdbcHoldAtLeastTest.this.pauseBackend();
+        }
+
+        @Override
+        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+            return client.readWriteLock(name, options).writeLock();
+        }
+    }
+}

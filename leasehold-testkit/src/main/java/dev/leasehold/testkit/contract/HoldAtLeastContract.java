@@ -1,0 +1,174 @@
+package dev.leasehold.testkit.contract;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.Lease;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
+import dev.leasehold.ReleaseStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link LockOptions#holdAtLeast} as every backend promises it, with a real second client: a lease
+ * released early keeps the lock held on the server until {@code acquire + holdAtLeast}, also when
+ * its client is closed right after the release (the server's expiry, not a client timer); a
+ * release after that point frees the lock at once; a lease lost before its release is not kept.
+ * A backend module extends it as it extends {@link LockClientContract}. Bounds are generous: the
+ * tests check when the lock frees relative to the promise, never how fast anything is.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public abstract class HoldAtLeastContract {
+
+    /** Scheduler and loopback slack allowed on top of any point the library promises. */
+    protected static final long SLACK_MILLIS = 60;
+    private static final Duration HOLD = Duration.ofMillis(1_800);
+
+    private final List<LockClient> clients = Collections.synchronizedList(new ArrayList<>());
+    private String testName = "test";
+
+    /** A new client of the backend under test; the contract closes it after the test. */
+    protected abstract LockClient connect();
+
+    /** Freezes the backend so no request is answered; closing the handle resumes it. */
+    protected abstract AutoCloseable pauseBackend();
+
+    /** The lock under test, on {@code client}: by default the exclusive lock; a kind's suite overrides it. */
+    protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+        return client.lock(name, options);
+    }
+
+    /**
+     * How much later than asked the backend may free a kept lock (none by default): etcd rounds a
+     * lease up to whole seconds and expires it on a timer of its own.
+     */
+    protected Duration serverExpiryGranularity() {
+        return Duration.ZERO;
+    }
+
+    @BeforeEach
+    final void rememberTestName(TestInfo info) {
+        testName = info.getTestMethod().map(m -> m.getName()).orElse("test") + ":" + System.nanoTime();
+    }
+
+    @AfterEach
+    final void closeClients() {
+        clients.forEach(LockClient::close);
+        clients.clear();
+    }
+
+    private LockClient client() {
+        LockClient client = connect();
+        clients.add(client);
+        return client;
+    }
+
+    private String name(String suffix) {
+        return "hold:" + testName + ":" + suffix;
+    }
+
+    @Test
+    void anEarlyReleaseKeepsTheLockUntilHoldAtLeastAfterTheAcquire() throws Exception {
+        keptUntilHoldAtLeast(false);
+    }
+
+    @Test
+    void aKeptLockOutlivesItsHoldersClient() throws Exception {
+        keptUntilHoldAtLeast(true);
+    }
+
+    private void keptUntilHoldAtLeast(boolean closeHolderClient) throws Exception {
+        String lockName = name("kept");
+        LockClient holderClient = client();
+        DistributedLock other = lock(client(), lockName, LockOptions.defaults());
+        long start = System.nanoTime();
+        Lease lease = lock(holderClient, lockName, LockOptions.defaults().holdAtLeast(HOLD)).acquire(Duration.ofSeconds(5));
+        Thread.sleep(100);
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(lease.isValid()).as("the lease ends for its holder at once").isFalse();
+        if (closeHolderClient) {
+            holderClient.close();
+        }
+        assertThat(other.tryAcquire(Duration.ZERO)).as("held on the server right after the early release").isEmpty();
+        long limit = HOLD.toMillis() + serverExpiryGranularity().toMillis() + 5_000;
+        Lease next = null;
+        long freedAfter = -1;
+        while (next == null && (freedAfter = millisSince(start)) < limit) {
+            Optional<Lease> attempt = other.tryAcquire(Duration.ZERO);
+            if (attempt.isPresent()) {
+                next = attempt.get();
+            } else {
+                Thread.sleep(25);
+            }
+        }
+        assertThat(next).as("the kept lock frees itself by the server's expiry").isNotNull();
+        // The acquire was sent after start, so the lock may free no earlier than start + holdAtLeast.
+        assertThat(freedAfter).as("freed %d ms after the first acquire was sent, holdAtLeast %s", freedAfter, HOLD)
+                .isGreaterThanOrEqualTo(HOLD.toMillis() - 5);
+        assertThat(next.token()).isGreaterThan(lease.token());
+        next.release();
+    }
+
+    @Test
+    void aWaiterBlockedByAKeptLockGetsItOnceItFrees() throws Exception {
+        String lockName = name("waiter");
+        DistributedLock other = lock(client(), lockName, LockOptions.defaults());
+        long start = System.nanoTime();
+        Lease lease = lock(client(), lockName, LockOptions.defaults().holdAtLeast(HOLD)).acquire(Duration.ofSeconds(5));
+        Thread.sleep(100);
+        lease.release();
+        Optional<Lease> next = other.tryAcquire(HOLD.plus(serverExpiryGranularity()).plusSeconds(5));
+        long freedAfter = millisSince(start);
+        assertThat(next).as("the waiter gets the lock once the kept lock frees").isPresent();
+        assertThat(freedAfter).isGreaterThanOrEqualTo(HOLD.toMillis() - 5);
+        assertThat(next.get().token()).isGreaterThan(lease.token());
+        next.get().release();
+    }
+
+    @Test
+    void aReleaseAfterHoldAtLeastFreesTheLockAtOnce() throws Exception {
+        String lockName = name("late");
+        DistributedLock other = lock(client(), lockName, LockOptions.defaults());
+        Lease lease = lock(client(), lockName, LockOptions.defaults().holdAtLeast(Duration.ofMillis(300)))
+                .acquire(Duration.ofSeconds(5));
+        Thread.sleep(600);
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        Optional<Lease> next = other.tryAcquire(Duration.ZERO);
+        assertThat(next).as("holdAtLeast had passed: the release deletes the lock").isPresent();
+        assertThat(next.get().token()).isGreaterThan(lease.token());
+        next.get().release();
+    }
+
+    @Test
+    void aLeaseLostBeforeItsReleaseIsNotKept() throws Exception {
+        String lockName = name("lost");
+        Duration ttl = Duration.ofSeconds(1);
+        Duration hold = Duration.ofSeconds(40);
+        Lease lease = lock(client(), lockName, LockOptions.watchdog(ttl).holdAtLeast(hold)).acquire(Duration.ofSeconds(5));
+        long start = System.nanoTime();
+        try (AutoCloseable paused = pauseBackend()) {
+            lease.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        Optional<Lease> next = lock(client(), lockName, LockOptions.defaults()).tryAcquire(Duration.ofSeconds(20));
+        assertThat(next).as("a lost lease's lock frees by its ttl, not by holdAtLeast").isPresent();
+        assertThat(millisSince(start)).isLessThan(hold.toMillis());
+        assertThat(next.get().token()).isGreaterThan(lease.token());
+        next.get().release();
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+}

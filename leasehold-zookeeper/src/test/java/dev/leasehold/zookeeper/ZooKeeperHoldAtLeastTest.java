@@ -1,0 +1,96 @@
+package dev.leasehold.zookeeper;
+
+import dev.leasehold.DistributedLock;
+import dev.leasehold.Lease;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.engine.EngineSemaphore;
+import dev.leasehold.testkit.contract.HoldAtLeastContract;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hold-at-least on the shared three-server ensemble, through the fault proxies: the mutex (this
+ * class), a one-permit semaphore (nested), a read lease kept against a writer, and the marker's
+ * clean-up. The kept lease is a {@link KeptMarker}: a persistent node, ended by server time.
+ */
+class ZooKeeperHoldAtLeastTest extends HoldAtLeastContract {
+
+    @Override
+    protected LockClient connect() {
+        return TestClients.connect(Ensemble.shared());
+    }
+
+    @Override
+    protected AutoCloseable pauseBackend() {
+        return Ensemble.shared().partitionClients();
+    }
+
+    @Test
+    void aReadLeaseIsKeptAgainstAWriter() throws Exception {
+        try (LockClient holder = connect(); LockClient writer = connect()) {
+            long start = System.nanoTime();
+            Lease read = holder.readWriteLock("hold:read", LockOptions.defaults().holdAtLeast(Duration.ofMillis(1_500)))
+                    .readLock().acquire(Duration.ofSeconds(5));
+            Thread.sleep(100);
+            assertThat(read.release()).isEqualTo(ReleaseStatus.RELEASED);
+            DistributedLock write = writer.readWriteLock("hold:read").writeLock();
+            assertThat(write.tryAcquire(Duration.ZERO)).isEmpty();
+            assertThat(writer.readWriteLock("hold:read").readLock().tryAcquire(Duration.ZERO))
+                    .as("a kept read lease keeps only exclusive kinds out").isPresent().get()
+                    .satisfies(Lease::release);
+            Optional<Lease> next = write.tryAcquire(Duration.ofSeconds(6));
+            assertThat(next).isPresent();
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1_495);
+            assertThat(next.get().token()).isGreaterThan(read.token());
+            next.get().release();
+        }
+    }
+
+    @Test
+    void theMarkerReplacesTheNodeAndIsDeletedOnceItEnded() throws Exception {
+        String directory = LockPaths.directory("hold:cleanup");
+        try (ZooKeeperLockClient holder = TestClients.connect(Ensemble.shared());
+             CuratorFramework admin = CuratorFrameworkFactory.newClient(Ensemble.shared().directConnectString(),
+                     new RetryOneTime(100))) {
+            admin.start();
+            Lease lease = holder.lock("hold:cleanup", LockOptions.defaults().holdAtLeast(Duration.ofMillis(800)))
+                    .acquire(Duration.ofSeconds(5));
+            lease.release();
+            List<String> children = admin.getChildren().forPath(directory);
+            assertThat(children).as("the lease's node replaced by one marker").hasSize(1)
+                    .allSatisfy(child -> assertThat(KeptMarker.parse(child)).isPresent());
+            Thread.sleep(1_300);
+            assertThat(admin.checkExists().forPath(directory + "/" + children.get(0)))
+                    .as("the releasing client deletes the ended marker").isNull();
+        }
+    }
+
+    @Nested
+    class Semaphore extends HoldAtLeastContract {
+        @Override
+        protected LockClient connect() {
+            return ZooKeeperHoldAtLeastTest.this.connect();
+        }
+
+        @Override
+        protected AutoCloseable pauseBackend() {
+            return ZooKeeperHoldAtLeastTest.this.pauseBackend();
+        }
+
+        @Override
+        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+            return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
+        }
+    }
+}
