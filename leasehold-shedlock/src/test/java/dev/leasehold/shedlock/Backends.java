@@ -32,6 +32,19 @@ final class Backends {
         return RedisLocks.connect(redis.uri());
     }
 
+    /** What a process of its own needs to open a client of the Redis server: {@link JobProcess}'s environment. */
+    static synchronized java.util.Map<String, String> redisEnvironment() {
+        redisClient().close();
+        return java.util.Map.of(JobProcessMain.REDIS_URI, redis.uri());
+    }
+
+    /** What a process of its own needs to open a client of the PostgreSQL server. */
+    static synchronized java.util.Map<String, String> postgresEnvironment() {
+        postgresClient().close();
+        return java.util.Map.of(JobProcessMain.JDBC_URL, postgres.jdbcUrl(), JobProcessMain.JDBC_USER, postgres.user(),
+                JobProcessMain.JDBC_PASSWORD, postgres.password());
+    }
+
     /** A client of a second, unrelated Redis server: locks there exclude nobody on the first. */
     static synchronized LockClient otherRedisClient() {
         if (otherRedis == null) {
