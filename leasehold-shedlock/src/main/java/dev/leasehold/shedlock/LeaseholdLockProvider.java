@@ -29,7 +29,8 @@ import java.util.Optional;
  *   {@code lockAtMostFor} still counts for {@link SimpleLock#extend}, which refuses once it passed.</li>
  *   <li>{@code lockAtLeastFor} is {@link LockOptions#holdAtLeast(Duration) hold-at-least}: unlocked
  *   earlier, the lock stays held on the server until {@code lockAtLeastFor} after the acquire, by the
- *   server's own expiry, so also if the process dies right after the unlock.</li>
+ *   server's own expiry, so also if the process dies right after the unlock (as precisely as the
+ *   backend keeps time: etcd rounds what remains up to whole seconds).</li>
  *   <li>{@link SimpleLock#unlock()} releases with a compare-and-delete: after expiry it is a silent
  *   no-op that never touches the next holder. {@link SimpleLock#extend} returns a new lock or empty
  *   and never revives a lost lock; see {@link LeaseholdSimpleLock}.</li>
@@ -43,18 +44,22 @@ import java.util.Optional;
  * active lock: pass {@link Lease#token()} with every write (a {@link dev.leasehold.FenceGuard}
  * rejects a late holder's), and watch {@link Lease#lost()} or {@link Lease#isValid()} to stop a job
  * that outran its {@code lockAtMostFor}. A lock taken by calling {@link #lock} directly gives its lease
- * as {@link LeaseholdSimpleLock#lease()}.
+ * as {@link LeaseholdSimpleLock#lease()}. (Leasehold's own {@link Lease#current()} is not set: it
+ * belongs to {@code DistributedLock.call}.) The lease's local deadline is {@code lockAtMostFor} minus
+ * the drift allowance after the acquire's send time, so it ends a little before the server frees
+ * the lock.
  *
  * <p><b>Names.</b> Any non-empty ShedLock name is used as the Leasehold lock name unchanged, with the
  * limits every {@link LockClient#lock(String)} sets: names that are blank (only whitespace), longer
  * than 1024 characters or hold a lone UTF-16 surrogate are refused, and on PostgreSQL also names with
- * a NUL character or longer than its index allows; {@link #lock} throws
+ * a NUL character or longer than 2048 bytes in UTF-8 (its index); {@link #lock} throws
  * {@link IllegalArgumentException} for them, naming what was wrong.
  *
  * <p><b>Errors.</b> A backend that cannot be reached is not a lock held by someone else: {@link #lock}
  * throws {@link dev.leasehold.LockUnavailableException} (ShedLock's executor then neither runs the job
  * nor hides the failure). Thread-safe; it owns nothing, so closing the {@link LockClient} is the
- * application's business (a close releases the locks still held).
+ * application's business (a close releases the locks still held, keeping those whose
+ * {@code lockAtLeastFor} has not passed).
  */
 public final class LeaseholdLockProvider implements ExtensibleLockProvider {
 

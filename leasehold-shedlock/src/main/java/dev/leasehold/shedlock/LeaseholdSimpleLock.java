@@ -94,9 +94,11 @@ public final class LeaseholdSimpleLock implements SimpleLock {
      * {@code lockAtMostFor} than what is left keeps what is left ({@link Lease#extend}).
      *
      * <p>{@code lockAtLeastFor} counts from this call: the returned lock, unlocked before then, is kept
-     * until then by a delayed release in this process; should the process die first, the server keeps
-     * the lock until the extension's {@code lockAtMostFor} ends, which is no sooner. Closing the
-     * {@link dev.leasehold.LockClient} in between releases it.
+     * until then by a delayed release in this process (a lease's server-side hold counts from its
+     * acquire, which an extension does not move); should the process die first, the server keeps the
+     * lock until the extension's {@code lockAtMostFor} ends, which is no sooner. Closing the
+     * {@link dev.leasehold.LockClient} in between releases it, keeping only what the first lock's
+     * {@code lockAtLeastFor} asked for.
      *
      * @return the extended lock, or empty if the lock can not be extended
      * @throws IllegalArgumentException if either duration is null or negative, lockAtLeastFor exceeds

@@ -79,6 +79,9 @@ final class JobFuzz {
             }, job.configuration());
             if (ran[0]) {
                 done++;
+            } else {
+                // Fires again soon, as a scheduler would, not in a busy loop that starves a 2-core machine.
+                ProviderFixture.sleep(Duration.ofMillis(1));
             }
         }
     }

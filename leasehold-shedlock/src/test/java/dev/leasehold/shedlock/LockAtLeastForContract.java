@@ -1,5 +1,6 @@
 package dev.leasehold.shedlock;
 
+import dev.leasehold.LockClient;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.Test;
 
@@ -16,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class LockAtLeastForContract extends ProviderFixture {
 
-    private static final Duration AT_LEAST = Duration.ofSeconds(1);
+    private static final Duration AT_LEAST = Duration.ofMillis(800);
     /** Past lockAtLeastFor by this much, the lock must be free. */
-    private static final Duration MARGIN = Duration.ofMillis(400);
+    private static final Duration MARGIN = Duration.ofMillis(300);
 
     /** The environment a {@link JobProcessMain} needs to reach the backend under test. */
     protected abstract Map<String, String> processEnvironment();
@@ -44,7 +45,7 @@ abstract class LockAtLeastForContract extends ProviderFixture {
     @Test
     void anEarlyUnlockKeepsTheLockEvenIfTheProcessIsKilledRightAfter() throws Exception {
         String job = "shedlock-process-" + UUID.randomUUID();
-        Duration atLeast = Duration.ofSeconds(3);
+        Duration atLeast = Duration.ofSeconds(2);
         long[] sent = JobProcess.unlockThenDie(processEnvironment(), job, LONG, atLeast);
         // The process is dead (killed right after its unlock, well within lockAtLeastFor): the server alone keeps it.
         assertThat(second.lock(config(job))).as("kept by the server after the process died").isEmpty();
@@ -54,9 +55,11 @@ abstract class LockAtLeastForContract extends ProviderFixture {
 
     @Test
     void closingTheClientAfterAnEarlyUnlockKeepsTheLock() {
-        long before = System.nanoTime();
-        taken(first.lock(config(name, LONG, AT_LEAST))).unlock();
-        firstClient.close();
+        long before;
+        try (LockClient closing = newClient()) {
+            before = System.nanoTime();
+            taken(new LeaseholdLockProvider(closing).lock(config(name, LONG, AT_LEAST))).unlock();
+        }
         assertThat(second.lock(config(name))).isEmpty();
         sleepUntil(before, AT_LEAST.plus(MARGIN));
         taken(second.lock(config(name))).unlock();

@@ -6,8 +6,10 @@ import dev.leasehold.LockOptions;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -18,8 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two application instances on one backend ({@link #first} and {@link #second}, each a provider over
  * its own client), and a third client that only looks: {@link #isLocked} tries the lock itself, as any
- * other process would, and gives it back at once.
+ * other process would, and gives it back at once. The clients serve every test of a class (opening
+ * one costs more than most tests); each test has a lock name of its own.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ProviderFixture {
 
     static final Duration LONG = Duration.ofMinutes(5);
@@ -35,17 +39,21 @@ abstract class ProviderFixture {
     /** A name no other test uses. */
     String name;
 
-    @BeforeEach
+    @BeforeAll
     void openClients() {
         firstClient = newClient();
         secondClient = newClient();
         probeClient = newClient();
         first = new LeaseholdLockProvider(firstClient);
         second = new LeaseholdLockProvider(secondClient);
+    }
+
+    @BeforeEach
+    void newName() {
         name = "shedlock-" + UUID.randomUUID();
     }
 
-    @AfterEach
+    @AfterAll
     void closeClients() {
         firstClient.close();
         secondClient.close();
