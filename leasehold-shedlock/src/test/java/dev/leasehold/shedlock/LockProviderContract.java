@@ -106,10 +106,10 @@ abstract class LockProviderContract extends ProviderFixture {
 
     @Test
     void extendKeepsTheLockPastItsFirstLockAtMostFor() {
-        SimpleLock lock = taken(first.lock(config(name, Duration.ofMillis(300), Duration.ZERO)));
+        SimpleLock lock = taken(first.lock(config(name, Duration.ofMillis(600), Duration.ZERO)));
         SimpleLock extended = taken(lock.extend(Duration.ofSeconds(10), Duration.ZERO));
         assertThat(leaseOf(extended).token()).isEqualTo(leaseOf(lock).token());
-        sleep(Duration.ofMillis(450));
+        sleep(Duration.ofMillis(750));
         assertThat(isLocked(name)).isTrue();
         extended.unlock();
         assertThat(isLocked(name)).isFalse();
@@ -117,11 +117,11 @@ abstract class LockProviderContract extends ProviderFixture {
 
     @Test
     void extendCanBeRepeatedOnEachNewLock() {
-        SimpleLock lock = taken(first.lock(config(name, Duration.ofMillis(300), Duration.ZERO)));
+        SimpleLock lock = taken(first.lock(config(name, Duration.ofMillis(600), Duration.ZERO)));
         for (int i = 0; i < 3; i++) {
             lock = taken(lock.extend(Duration.ofSeconds(10), Duration.ZERO));
         }
-        sleep(Duration.ofMillis(450));
+        sleep(Duration.ofMillis(750));
         assertThat(isLocked(name)).isTrue();
         lock.unlock();
         assertThat(isLocked(name)).isFalse();
@@ -154,8 +154,11 @@ abstract class LockProviderContract extends ProviderFixture {
         SimpleLock lock = taken(first.lock(config(name, Duration.ofMillis(2), Duration.ZERO)));
         sleep(Duration.ofMillis(4));
         assertThat(lock.extend(Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
-        assertThat(isLocked(name)).as("the failed extend let the lock go").isFalse();
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
+        // Let go by the failed extend, or (if the lease ran out meanwhile, a loaded machine's sleep
+        // being longer) by the server once the rounded-up minimum passed.
+        sleep(LockOptions.MIN_TTL);
+        assertThat(isLocked(name)).isFalse();
     }
 
     @Test
