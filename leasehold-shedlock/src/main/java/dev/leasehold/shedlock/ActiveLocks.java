@@ -11,57 +11,68 @@ import java.util.Optional;
  * called {@code lock()} and unlocks it there ({@code LockAssert} and {@code LockExtender} keep their
  * own thread-local stacks the same way), so the task finds its lease here.
  *
- * <p>A lock unlocked or extended on another thread leaves its entry behind on the locking thread;
- * such entries are inactive and are dropped whenever that thread's stack is next read or changed.
+ * <p>Each entry is a lock's {@link Chain}: the lock and the locks its extensions returned, all of one
+ * lease. An extension made on another thread (ShedLock's {@code KeepAliveLockProvider} extends from
+ * its scheduler) so leaves the task's entry in place. A chain ends when its latest lock is unlocked or
+ * cannot be extended; an ended entry left behind (a lock unlocked on another thread) is dropped
+ * whenever its thread's stack is next read or changed.
  */
 final class ActiveLocks {
 
-    private static final ThreadLocal<List<LeaseholdSimpleLock>> LOCKS = new ThreadLocal<>();
+    private static final ThreadLocal<List<Chain>> LOCKS = new ThreadLocal<>();
+
+    /** One lease's ShedLock locks: the first and every extension's, until one is unlocked or cannot be extended. */
+    static final class Chain {
+        private final Lease lease;
+        private volatile boolean ended;
+
+        Chain(Lease lease) {
+            this.lease = lease;
+        }
+
+        /** The latest lock was unlocked or could not be extended: no lock of this lease is usable any more. */
+        void end() {
+            ended = true;
+        }
+    }
 
     private ActiveLocks() {
     }
 
-    static void push(LeaseholdSimpleLock lock) {
-        List<LeaseholdSimpleLock> locks = LOCKS.get();
+    static void push(Chain chain) {
+        List<Chain> locks = LOCKS.get();
         if (locks == null) {
             locks = new ArrayList<>();
             LOCKS.set(locks);
         }
-        locks.removeIf(entry -> !entry.isActive());
-        locks.add(lock);
+        locks.removeIf(ActiveLocks::inactive);
+        locks.add(chain);
     }
 
-    /** Puts {@code next} where {@code previous} was on this thread's stack, if it is there. */
-    static void replace(LeaseholdSimpleLock previous, LeaseholdSimpleLock next) {
-        List<LeaseholdSimpleLock> locks = LOCKS.get();
+    static void remove(Chain chain) {
+        List<Chain> locks = LOCKS.get();
         if (locks != null) {
-            int index = locks.lastIndexOf(previous);
-            if (index >= 0) {
-                locks.set(index, next);
-            }
-        }
-    }
-
-    static void remove(LeaseholdSimpleLock lock) {
-        List<LeaseholdSimpleLock> locks = LOCKS.get();
-        if (locks != null) {
-            locks.remove(lock);
+            locks.remove(chain);
             prune(locks);
         }
     }
 
     /** The lease of the innermost lock still active on this thread. */
     static Optional<Lease> current() {
-        List<LeaseholdSimpleLock> locks = LOCKS.get();
+        List<Chain> locks = LOCKS.get();
         if (locks == null) {
             return Optional.empty();
         }
         prune(locks);
-        return locks.isEmpty() ? Optional.empty() : Optional.of(locks.get(locks.size() - 1).lease());
+        return locks.isEmpty() ? Optional.empty() : Optional.of(locks.get(locks.size() - 1).lease);
     }
 
-    private static void prune(List<LeaseholdSimpleLock> locks) {
-        locks.removeIf(entry -> !entry.isActive());
+    private static boolean inactive(Chain chain) {
+        return chain.ended;
+    }
+
+    private static void prune(List<Chain> locks) {
+        locks.removeIf(ActiveLocks::inactive);
         if (locks.isEmpty()) {
             LOCKS.remove();
         }

@@ -97,16 +97,15 @@ public final class LeaseholdLockProvider implements ExtensibleLockProvider {
         if (lease.isEmpty()) {
             return Optional.empty();
         }
-        LeaseholdSimpleLock lock = new LeaseholdSimpleLock(lease.get(),
-                sentAt + configuration.getLockAtMostFor().toNanos(), null);
-        ActiveLocks.push(lock);
+        LeaseholdSimpleLock lock = new LeaseholdSimpleLock(lease.get(), sentAt + configuration.getLockAtMostFor().toNanos());
+        ActiveLocks.push(lock.chain());
         return Optional.of(lock);
     }
 
     /**
      * The lease of the innermost lock a {@code LeaseholdLockProvider} gave the calling thread that is still active
-     * (neither unlocked nor extended; an extension's new lock takes its place): inside a job run by
-     * ShedLock's executor, the job's lease. Empty outside of any.
+     * (not unlocked; an extension's new lock takes its place, on whatever thread it was made): inside a
+     * job run by ShedLock's executor, the job's lease. Empty outside of any.
      */
     public static Optional<Lease> currentLease() {
         return ActiveLocks.current();

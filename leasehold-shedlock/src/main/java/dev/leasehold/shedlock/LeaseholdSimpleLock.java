@@ -37,11 +37,24 @@ public final class LeaseholdSimpleLock implements SimpleLock {
      */
     private final Long extendedHoldUntilNanos;
     private final AtomicBoolean active = new AtomicBoolean(true);
+    /** This lock and its extensions (see {@link ActiveLocks}). */
+    private final ActiveLocks.Chain chain;
 
-    LeaseholdSimpleLock(Lease lease, long atMostUntilNanos, Long extendedHoldUntilNanos) {
+    /** A new lock, the first of its chain. */
+    LeaseholdSimpleLock(Lease lease, long atMostUntilNanos) {
+        this(lease, atMostUntilNanos, null, new ActiveLocks.Chain(lease));
+    }
+
+    private LeaseholdSimpleLock(Lease lease, long atMostUntilNanos, Long extendedHoldUntilNanos, ActiveLocks.Chain chain) {
         this.lease = lease;
         this.atMostUntilNanos = atMostUntilNanos;
         this.extendedHoldUntilNanos = extendedHoldUntilNanos;
+        this.chain = chain;
+    }
+
+    /** This lock and its extensions, all of one lease. */
+    ActiveLocks.Chain chain() {
+        return chain;
     }
 
     /**
@@ -50,11 +63,6 @@ public final class LeaseholdSimpleLock implements SimpleLock {
      */
     public Lease lease() {
         return lease;
-    }
-
-    /** True until this lock was unlocked or extended (it says nothing about the lease's validity). */
-    boolean isActive() {
-        return active.get();
     }
 
     /**
@@ -70,7 +78,8 @@ public final class LeaseholdSimpleLock implements SimpleLock {
     @Override
     public void unlock() {
         claim();
-        ActiveLocks.remove(this);
+        chain.end();
+        ActiveLocks.remove(chain);
         if (extendedHoldUntilNanos != null) {
             long keepNanos = extendedHoldUntilNanos - System.nanoTime();
             if (keepNanos > 0) {
@@ -124,15 +133,14 @@ public final class LeaseholdSimpleLock implements SimpleLock {
             active.set(true);
             throw unreachable;
         }
-        LeaseholdSimpleLock next = new LeaseholdSimpleLock(lease, sentAt + lockAtMostFor.toNanos(),
-                lockAtLeastFor.isZero() ? null : sentAt + lockAtLeastFor.toNanos());
-        ActiveLocks.replace(this, next);
-        return Optional.of(next);
+        return Optional.of(new LeaseholdSimpleLock(lease, sentAt + lockAtMostFor.toNanos(),
+                lockAtLeastFor.isZero() ? null : sentAt + lockAtLeastFor.toNanos(), chain));
     }
 
     private Optional<SimpleLock> cannotExtend(String why) {
         LOG.debug("Lock '{}' (token {}) cannot be extended: {}", lease.lockName(), lease.token(), why);
-        ActiveLocks.remove(this);
+        chain.end();
+        ActiveLocks.remove(chain);
         release();
         return Optional.empty();
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -224,6 +225,19 @@ abstract class LockProviderContract extends ProviderFixture {
         assertThat(seen.get().isValid()).as("released when the job ended").isFalse();
         assertThat(isLocked(name)).isFalse();
         assertThat(isLocked(name + "-inner")).isFalse();
+    }
+
+    /** As ShedLock's KeepAliveLockProvider does: the job runs on one thread, its lock is extended from another. */
+    @Test
+    void theJobKeepsItsLeaseWhenItsLockIsExtendedFromAnotherThread() throws Exception {
+        SimpleLock lock = taken(first.lock(config(name, Duration.ofSeconds(2), Duration.ZERO)));
+        Lease lease = LeaseholdLockProvider.currentLease().orElseThrow();
+        SimpleLock extended = CompletableFuture.supplyAsync(() -> taken(lock.extend(Duration.ofSeconds(10), Duration.ZERO)))
+                .get(10, TimeUnit.SECONDS);
+        assertThat(LeaseholdLockProvider.currentLease()).containsSame(lease);
+        CompletableFuture.runAsync(extended::unlock).get(10, TimeUnit.SECONDS);
+        assertThat(LeaseholdLockProvider.currentLease()).as("its last lock was unlocked").isEmpty();
+        assertThat(isLocked(name)).isFalse();
     }
 
     @Test
