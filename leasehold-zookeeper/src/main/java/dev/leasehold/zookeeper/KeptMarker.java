@@ -23,7 +23,10 @@ import java.util.Optional;
  * which is never more than the server saw pass since the ctime: so it never treats a marker as
  * ended before the server's clock passed its end, whatever the client clocks say. The end is at
  * least the release's {@code keepFor} after the release was sent, so the lock stays held until at
- * least {@code acquire send time + holdAtLeast} (as exactly as the leader's clock runs).
+ * least {@code acquire send time + holdAtLeast}, as exactly as the leader's wall clock runs: ctime
+ * is wall-clock time, so a leader whose clock is stepped forward (or a new leader whose clock is
+ * ahead) ends markers early by as much, as a stepped clock expires Redis keys early. Safety never
+ * depends on it: tokens order holders whatever the clocks.
  *
  * <p><b>Order and tokens.</b> A live marker counts as its lease's node at the head of the queue,
  * ahead of every node (a kept holder was ahead of every waiter), with the released lease's kind:

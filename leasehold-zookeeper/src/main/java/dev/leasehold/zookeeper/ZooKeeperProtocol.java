@@ -400,7 +400,7 @@ final class ZooKeeperProtocol implements LockProtocol {
                     KeeperException.Code code = code(event);
                     if (code == KeeperException.Code.NONODE) {
                         nodes.remove(holder, own);
-                        return ReleaseOutcome.single(false);
+                        return null;
                     }
                     if (code != KeeperException.Code.OK) {
                         throw ZooKeeperErrors.of(ensemble, operation, code);
@@ -413,7 +413,29 @@ final class ZooKeeperProtocol implements LockProtocol {
                     }
                     return ReleaseOutcome.single(true);
                 });
-        return kept;
+        return kept.thenCompose(outcome -> outcome != null ? CompletableFuture.completedFuture(outcome)
+                : hasMarker(name, holder, operation).thenApply(ReleaseOutcome::single));
+    }
+
+    /**
+     * Whether {@code holder}'s marker is in {@code name}'s directory: a retried {@code multi} whose
+     * first try committed (its answer lost with the connection) finds the node gone, and was kept
+     * all the same. One listing, only after a {@code NONODE}.
+     */
+    private CompletableFuture<Boolean> hasMarker(String name, String holder, String operation) {
+        CompletableFuture<Boolean> found = new CompletableFuture<>();
+        call(found, operation, callback -> curator.getChildren().inBackground(callback).forPath(LockPaths.directory(name)),
+                event -> {
+                    if (code(event) == KeeperException.Code.NONODE) {
+                        return false;
+                    }
+                    if (code(event) != KeeperException.Code.OK) {
+                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                    }
+                    return event.getChildren().stream().map(KeptMarker::parse).flatMap(Optional::stream)
+                            .anyMatch(marker -> marker.stand().holder().equals(holder));
+                });
+        return found;
     }
 
     /** Deletes the holder's node, found by the holder id in its name if its create was never answered. */
