@@ -123,7 +123,7 @@ public final class LeaseholdSimpleLock implements SimpleLock {
         claim();
         long sentAt = System.nanoTime();
         if (sentAt - atMostUntilNanos >= 0 || !lease.isValid()) {
-            return cannotExtend("its lockAtMostFor has passed");
+            return cannotExtend("its lockAtMostFor has passed, or its lease ended");
         }
         try {
             lease.extend(ShedLockDurations.leaseTime(lease.lockName(), lockAtMostFor));
