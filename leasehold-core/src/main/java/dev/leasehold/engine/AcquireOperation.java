@@ -113,6 +113,9 @@ final class AcquireOperation {
                 handedOut.cancel(false);
             } else if (error != null) {
                 report(error, startedAt);
+                // Out of the local queue before the caller hears of it: a try made at once after a
+                // failed one must take its turn, not queue behind this one and time out unasked.
+                cleanup();
                 handedOut.completeExceptionally(error);
             } else {
                 // Reported before the caller gets the lease, so its release is never reported first.
