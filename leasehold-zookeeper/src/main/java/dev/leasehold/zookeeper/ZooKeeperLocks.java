@@ -98,6 +98,7 @@ public final class ZooKeeperLocks {
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private byte[] digest;
         private DigestAcls acls;
+        private boolean localRenewals;
 
         private Builder() {
         }
@@ -171,6 +172,16 @@ public final class ZooKeeperLocks {
             }
             this.digest = (user + ":" + password).getBytes(StandardCharsets.UTF_8);
             this.acls = new DigestAcls(user, password);
+            return this;
+        }
+
+        /**
+         * Renewals that only read the server this client talks to, and a local deadline from the ttl
+         * alone: the defect of issue 19, item 1, kept only so that the fault suite can prove its
+         * history checker catches the overlap it causes. Never use it.
+         */
+        Builder unsafeLocalRenewals() {
+            this.localRenewals = true;
             return this;
         }
 
