@@ -32,11 +32,15 @@ import java.util.concurrent.TimeoutException;
  * <p><b>What it guarantees.</b> A lock is a queue of ephemeral sequential nodes in one directory
  * per lock name; the ensemble orders them by consensus, so the holder is the one a majority of
  * servers agreed on, and a leader failover loses no lock. Each waiter watches only the node ahead
- * of it (the semaphore, blocked by the count, watches the directory). A lease is lost when the
- * session is lost, or suspended for a sixth of the session timeout (see {@link SessionWatch}):
- * {@link dev.leasehold.Lease#lost()} completes then, before the servers can expire the session and
- * give the lock to another client. The ttl of {@link LockOptions} still applies (the client deletes
- * a node whose lease was not renewed within its ttl), so a fixed lease ends on time.
+ * of it (the semaphore, blocked by the count, watches the directory). Every grant and every renewal
+ * goes through the leader (the acquire's {@code create}, or a {@code sync} before the read), so a
+ * server cut off from its quorum cannot keep a lease alive, and a lease's local deadline is the
+ * earlier of its ttl and what the quorum still grants the session ({@link SessionGrant}: at least a
+ * third of the session timeout, more when renewals confirm it), so it never outlasts the session on the
+ * leader, whatever the ensemble's {@code syncLimit}. A lease is also lost when the session is lost,
+ * or suspended for a sixth of the session timeout (see {@link SessionWatch}). The ttl of
+ * {@link LockOptions} still applies (the client deletes a node whose lease was not renewed within
+ * its ttl), so a fixed lease ends on time.
  *
  * <p><b>Fencing tokens.</b> A lease's token is the czxid of its node: the zxid of the transaction
  * that created it. Zxids increase strictly across the whole ensemble (they carry the leader's epoch
@@ -64,6 +68,8 @@ public final class ZooKeeperLockClient implements LockClient {
     private final ScheduledExecutorService timers;
     private final SessionWatch session;
     private final NodeExpiry expiry;
+    private final SessionGrant grants;
+    private final boolean localRenewals;
     private final ZooKeeperProtocol mutex;
     private final ZooKeeperProtocol fair;
     private final ZooKeeperProtocol reader;
@@ -73,9 +79,13 @@ public final class ZooKeeperLockClient implements LockClient {
     private final DigestAcls acls;
     private volatile boolean closed;
 
-    /** @param acls the digest user's ACLs every lock directory must carry, or null without digest authentication */
+    /**
+     * @param acls          the digest user's ACLs every lock directory must carry, or null without digest authentication
+     * @param localRenewals the defect kept for the fault suite ({@link ZooKeeperLocks.Builder#unsafeLocalRenewals})
+     */
     ZooKeeperLockClient(CuratorFramework curator, boolean ownsCurator, String ensemble, Duration sessionTimeout,
-                        LeaseEngine.Settings settings, DigestAcls acls) {
+                        LeaseEngine.Settings settings, DigestAcls acls, boolean localRenewals) {
+        this.localRenewals = localRenewals;
         this.curator = curator;
         this.acls = acls;
         this.ownsCurator = ownsCurator;
@@ -91,6 +101,14 @@ public final class ZooKeeperLockClient implements LockClient {
         this.timers = executor;
         this.session = new SessionWatch(curator, timers, sessionTimeout);
         this.expiry = new NodeExpiry(timers);
+        this.grants = new SessionGrant(session::sessionTimeout, () -> {
+            try {
+                return curator.getZookeeperClient().getZooKeeper().getSessionId();
+            } catch (Exception notConnected) {
+                return 0;
+            }
+        });
+        EnsembleCheck.check(curator.getZookeeperClient().getCurrentConnectionString(), session.sessionTimeout(), grants);
         curator.getConnectionStateListenable().addListener(session);
         this.mutex = protocol("lock", new QueueRule.Exclusive(Admission.EXCLUSIVE));
         this.fair = protocol("fair_lock", new QueueRule.Exclusive(Admission.SHARED));
@@ -99,7 +117,7 @@ public final class ZooKeeperLockClient implements LockClient {
     }
 
     private ZooKeeperProtocol protocol(String kind, QueueRule rule) {
-        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry, acls);
+        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry, grants, localRenewals, acls);
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class ZooKeeperLocks {
         LockPaths.ensureRoot(curator, ensemble, LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT);
         return new ZooKeeperLockClient(curator, false, ensemble,
                 negotiated > 0 ? Duration.ofMillis(negotiated) : DEFAULT_SESSION_TIMEOUT,
-                LeaseEngine.Settings.defaults().withEvents(events), null);
+                LeaseEngine.Settings.defaults().withEvents(events), null, false);
     }
 
     public static Builder builder() {
@@ -249,7 +249,7 @@ public final class ZooKeeperLocks {
                 curator.close();
                 throw failed;
             }
-            return new ZooKeeperLockClient(curator, true, ensemble, sessionTimeout, settings, acls);
+            return new ZooKeeperLockClient(curator, true, ensemble, sessionTimeout, settings, acls, localRenewals);
         }
 
         private static void checkChroot(CuratorFramework curator, String full, String ensemble) {

@@ -51,12 +51,21 @@ final class ZooKeeperProtocol implements LockProtocol {
     private record OwnNode(String path, long czxid) {
     }
 
+    /** A watch set on {@code path}; {@code wake} completes when it fires. */
+    private record PendingWatch(String path, CompletableFuture<Wake> wake) {
+    }
+
     private final CuratorFramework curator;
     private final String ensemble;
     private final String kind;
     private final QueueRule rule;
     private final SessionWatch session;
     private final NodeExpiry expiry;
+    private final SessionGrant grants;
+    /** The defect kept for the fault suite's proof ({@link ZooKeeperLocks.Builder#unsafeLocalRenewals}). */
+    private final boolean localRenewals;
+    /** Holder id to the watch its waiting acquisition has in place, so a re-check does not add another. */
+    private final Map<String, PendingWatch> watches = new ConcurrentHashMap<>();
     /** The digest user's ACLs a lock directory must carry, or null without digest authentication. */
     private final DigestAcls acls;
     /** Holder id to its node, for every acquisition of this kind of this client that has one. */
@@ -69,7 +78,9 @@ final class ZooKeeperProtocol implements LockProtocol {
      * @param acls the digest user's ACLs, or null without digest authentication
      */
     ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, QueueRule rule, SessionWatch session,
-                      NodeExpiry expiry, DigestAcls acls) {
+                      NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls) {
+        this.grants = grants;
+        this.localRenewals = localRenewals;
         this.acls = acls;
         this.curator = curator;
         this.ensemble = ensemble;
@@ -97,8 +108,32 @@ final class ZooKeeperProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         OwnNode own = nodes.get(request.holder());
-        CompletableFuture<OwnNode> node = own != null ? CompletableFuture.completedFuture(own) : create(request);
-        return node.thenCompose(created -> evaluate(request, created, true));
+        if (own == null) {
+            // The create goes through the leader, and the listing after it reflects the create.
+            return create(request).thenCompose(created -> evaluate(request, created, true));
+        }
+        // A listing alone is the answering server's view, which a server cut off from its leader
+        // keeps serving: the sync brings it up to date with the leader first (or fails).
+        CompletableFuture<Void> synced = localRenewals ? CompletableFuture.completedFuture(null)
+                : sync(LockPaths.directory(request.name()), "the acquire of '" + request.name() + "'");
+        return synced.thenCompose(ignored -> evaluate(request, own, true));
+    }
+
+    /**
+     * ZooKeeper's {@code sync}: completes once the server this client talks to has caught up with
+     * the leader as of the moment the leader processed it, so that this session's next read sees
+     * every change committed before; fails if the leader cannot be reached (a server cut off from
+     * its quorum never completes it, and drops the connection when it gives up on its leader).
+     */
+    private CompletableFuture<Void> sync(String path, String operation) {
+        CompletableFuture<Void> synced = new CompletableFuture<>();
+        call(synced, operation, callback -> curator.sync().inBackground(callback).forPath(path), event -> {
+            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
+                throw ZooKeeperErrors.of(ensemble, operation, code(event));
+            }
+            return null;
+        });
+        return synced;
     }
 
     private CompletableFuture<OwnNode> create(AcquireRequest request) {
@@ -209,9 +244,20 @@ final class ZooKeeperProtocol implements LockProtocol {
             if (decision.watch() == null) {
                 return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged));
             }
-            return watch(directory + "/" + decision.watch().node(), operation).thenCompose(wake -> wake == null
-                    ? evaluate(request, own, mayRecreate)
-                    : CompletableFuture.completedFuture(new Attempt.Held(null, wake)));
+            String watched = directory + "/" + decision.watch().node();
+            PendingWatch pending = watches.get(request.holder());
+            if (pending != null && pending.path().equals(watched) && !pending.wake().isDone()) {
+                // A re-check that finds the same node ahead: the watch set before still stands. Each
+                // attempt gets its own copy, which the engine may cancel once it is done waiting.
+                return CompletableFuture.completedFuture(new Attempt.Held(null, pending.wake().copy()));
+            }
+            return watch(watched, operation).thenCompose(wake -> {
+                if (wake == null) {
+                    return evaluate(request, own, mayRecreate);
+                }
+                watches.put(request.holder(), new PendingWatch(watched, wake));
+                return CompletableFuture.completedFuture(new Attempt.Held(null, wake.copy()));
+            });
         });
     }
 
@@ -226,6 +272,9 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     private Attempt grant(AcquireRequest request, OwnNode own) {
         String holder = request.holder();
+        watches.remove(holder);
+        // The grant went through the leader (the create, or the sync before the listing).
+        grants.confirmed(request.stamp());
         CompletableFuture<String> lossSignal = session.register(holder);
         // A lease lost with the session still connected later (suspended too long) leaves its node: delete it.
         lossSignal.thenRun(() -> deleteQuietly(holder));
@@ -255,8 +304,12 @@ final class ZooKeeperProtocol implements LockProtocol {
     }
 
     /**
-     * One {@code exists} on the holder's node, refused at once while the connection is suspended;
-     * on success the node's expiry moves to the send time plus {@code ttl}.
+     * A renewal that proves the quorum still knows the session: a {@code sync} (which the server
+     * forwards to the leader, and which a server cut off from its quorum cannot complete), then an
+     * {@code exists} on the holder's node, which must still be there and be this session's
+     * ephemeral node. Refused at once while the connection is suspended. On success the node's
+     * expiry moves to the send time plus {@code ttl}, and {@link #grantedFor} tells the engine how
+     * long the session is granted ({@link SessionGrant}).
      */
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
@@ -270,23 +323,46 @@ final class ZooKeeperProtocol implements LockProtocol {
                     KeeperException.Code.CONNECTIONLOSS));
         }
         long sentAt = System.nanoTime();
-        CompletableFuture<Boolean> renewed = new CompletableFuture<>();
-        call(renewed, operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
-            if (code(event) == KeeperException.Code.NONODE || code(event) == KeeperException.Code.OK
-                    && event.getStat() == null) {
-                return false;
-            }
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
-            expiry.expireAt(holder, sentAt + ttl.toNanos(), () -> deleteQuietly(holder));
-            return expiry.pending(holder);
+        long sessionId = sessionId();
+        CompletableFuture<Void> synced = localRenewals ? CompletableFuture.completedFuture(null)
+                : sync(own.path(), operation);
+        return synced.thenCompose(ignored -> {
+            CompletableFuture<Boolean> renewed = new CompletableFuture<>();
+            call(renewed, operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
+                if (code(event) == KeeperException.Code.NONODE || code(event) == KeeperException.Code.OK
+                        && (event.getStat() == null || event.getStat().getEphemeralOwner() != sessionId)) {
+                    return false;
+                }
+                if (code(event) != KeeperException.Code.OK) {
+                    throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                }
+                if (!localRenewals) {
+                    grants.confirmed(sentAt);
+                }
+                expiry.expireAt(holder, sentAt + ttl.toNanos(), () -> deleteQuietly(holder));
+                return expiry.pending(holder);
+            });
+            return renewed;
         });
-        return renewed;
+    }
+
+    /** The session granted by the quorum, from the confirmation of the grant or renewal sent at {@code sentAtNanos}. */
+    @Override
+    public Duration grantedFor(String holder, long sentAtNanos) {
+        return localRenewals ? null : grants.grantedFor(sentAtNanos);
+    }
+
+    private long sessionId() {
+        try {
+            return curator.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception notConnected) {
+            return 0;
+        }
     }
 
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        watches.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         OwnNode own = nodes.get(holder);
@@ -310,6 +386,7 @@ final class ZooKeeperProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         abandoned.add(holder);
+        watches.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         String directory = LockPaths.directory(name);

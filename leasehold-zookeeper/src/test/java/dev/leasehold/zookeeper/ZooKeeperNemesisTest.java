@@ -3,6 +3,7 @@ package dev.leasehold.zookeeper;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.testkit.history.CounterResource;
 import dev.leasehold.testkit.history.History;
@@ -126,7 +127,7 @@ class ZooKeeperNemesisTest {
                 long nextClaimed;
                 try (AutoCloseable partition = ensemble.isolate(cut)) {
                     long nextSent = System.nanoTime();
-                    next = other.lock(name, LockOptions.watchdog(TTL)).acquire(Duration.ofSeconds(30));
+                    next = acquireOnceElected(other, name);
                     nextAcquired = System.nanoTime();
                     nextClaimed = nextAcquired;
                     long until = nextAcquired + TimeUnit.MILLISECONDS.toNanos(1_500);
@@ -146,6 +147,21 @@ class ZooKeeperNemesisTest {
                 long lost = lostAt.get(30, TimeUnit.SECONDS);
                 return new Outcome(HistoryChecker.check(history), TimeUnit.NANOSECONDS.toMillis(overlap),
                         TimeUnit.NANOSECONDS.toMillis(lost - lastDeadline[0]));
+            }
+        }
+    }
+
+    /** The majority side's acquire, retried while it is still electing a new leader. */
+    private static Lease acquireOnceElected(ZooKeeperLockClient client, String name) {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        while (true) {
+            try {
+                return client.lock(name, LockOptions.watchdog(TTL)).acquire(Duration.ofSeconds(30));
+            } catch (LockUnavailableException electing) {
+                if (System.nanoTime() > giveUp) {
+                    throw electing;
+                }
+                sleep(100);
             }
         }
     }
