@@ -153,7 +153,7 @@ final class LinkedEnsemble implements AutoCloseable {
         return "127.0.0.1:" + clientPorts[id];
     }
 
-    /** Every server but {@code id}. */
+    /** Every server but {@code id} (0: every server). */
     String connectStringWithout(int id) {
         StringBuilder hosts = new StringBuilder();
         for (int other = 1; other <= SERVERS; other++) {

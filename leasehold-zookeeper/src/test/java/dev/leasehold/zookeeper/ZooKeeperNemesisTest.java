@@ -14,7 +14,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -53,6 +59,95 @@ class ZooKeeperNemesisTest {
     @Test
     void isolatingTheLeaderTheHolderTalksToGivesNoTwoValidHolders() throws Exception {
         repeat(() -> assertSafe(run(ensemble -> ensemble.leader(), false), "isolated leader"));
+    }
+
+    @Test
+    void pausingAHolderPastItsSessionGivesNoTwoValidHolders() throws Exception {
+        repeat(ZooKeeperNemesisTest::pauseScenario);
+    }
+
+    /**
+     * A holder in a child JVM ({@link PausableHolder}) is SIGSTOPped past its session; another
+     * client takes the lock and writes; the holder is resumed. Its first check after the pause must
+     * find the lease invalid (the local deadline passed while it was stopped, which it cannot report
+     * any earlier), and its write after a check made before the pause must be refused by the guard.
+     */
+    private static void pauseScenario() throws Exception {
+        try (LinkedEnsemble ensemble = new LinkedEnsemble();
+             ZooKeeperLockClient other = ZooKeeperLocks.builder().connectString(ensemble.connectStringWithout(0))
+                     .sessionTimeout(SESSION).build()) {
+            History history = new History();
+            CounterResource resource = new CounterResource(history, true);
+            String name = "nemesis:pause:" + System.nanoTime();
+            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), PausableHolder.class.getName(),
+                    ensemble.connectStringWithout(0), name, Long.toString(SESSION.toMillis()))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                CompletableFuture<long[]> acquired = new CompletableFuture<>();
+                long[] lastValid = {0};
+                CompletableFuture<Long> lost = new CompletableFuture<>();
+                Thread reader = new Thread(() -> {
+                    try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                            StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = lines.readLine()) != null) {
+                            String[] words = line.split(" ");
+                            switch (words[0]) {
+                                case "acquired" -> acquired.complete(new long[] {Long.parseLong(words[1]),
+                                        Long.parseLong(words[2]), Long.parseLong(words[3])});
+                                case "valid" -> lastValid[0] = Long.parseLong(words[1]);
+                                case "write" -> write(resource, "paused", Long.parseLong(words[1]));
+                                case "lost" -> lost.complete(Long.parseLong(words[1]));
+                                default -> {
+                                }
+                            }
+                        }
+                    } catch (IOException ended) {
+                        // The child is gone.
+                    }
+                }, "nemesis-paused-holder-output");
+                reader.start();
+                long[] grant = acquired.get(60, TimeUnit.SECONDS);
+                sleep(1_000);
+                signal("STOP", child.pid());
+                long stoppedAt = System.nanoTime();
+                Lease next = acquireOnceElected(other, name);
+                long nextAcquired = System.nanoTime();
+                long nextClaimed = nextAcquired;
+                long until = nextAcquired + TimeUnit.MILLISECONDS.toNanos(1_000);
+                while (System.nanoTime() < until && next.isValid()) {
+                    write(resource, "next", next.token());
+                    nextClaimed = System.nanoTime();
+                    sleep(20);
+                }
+                long resumedAt = System.nanoTime();
+                signal("CONT", child.pid());
+                long lostAt = lost.get(30, TimeUnit.SECONDS);
+                reader.join(10_000);
+                history.hold(new Hold("paused", grant[0], grant[1], grant[2], lastValid[0]));
+                history.hold(new Hold("next", next.token(), stoppedAt, nextAcquired, nextClaimed));
+                next.release();
+                Verdict verdict = HistoryChecker.check(history);
+                long overlap = Math.max(0, Math.min(lastValid[0], nextClaimed) - nextAcquired);
+                System.out.printf("paused holder: overlap of valid holders %d ms, the next holder acquired %d ms"
+                        + " after the pause, the paused one found its lease lost %d ms after it resumed, %s%n",
+                        TimeUnit.NANOSECONDS.toMillis(overlap), TimeUnit.NANOSECONDS.toMillis(nextAcquired - stoppedAt),
+                        TimeUnit.NANOSECONDS.toMillis(lostAt - resumedAt), verdict);
+                assertThat(verdict.isValid()).as(verdict.toString()).isTrue();
+                assertThat(overlap).isZero();
+                assertThat(verdict.staleWritesAdmitted()).isZero();
+                assertThat(lastValid[0]).as("the paused holder's last valid check came before the pause")
+                        .isLessThan(stoppedAt);
+            } finally {
+                signal("CONT", child.pid());
+                child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static void signal(String name, long pid) throws IOException, InterruptedException {
+        new ProcessBuilder(List.of("kill", "-" + name, Long.toString(pid))).inheritIO().start().waitFor();
     }
 
     @Test
