@@ -139,9 +139,16 @@ public final class ZooKeeperLocks {
         }
 
         /**
-         * The session timeout to request (default 15 s): a client that dies frees its locks
-         * this long after the ensemble last heard from it, and a partitioned holder's lease is lost
-         * within five sixths of it.
+         * The session timeout to request (default 15 s; the servers clamp it to their
+         * [minSessionTimeout, maxSessionTimeout]): a client that dies frees its locks this long
+         * after the ensemble last heard from it. A lease's local deadline never outlasts what the
+         * quorum still grants the session (between a third of it and all of it after the last
+         * renewal the leader confirmed, see {@link ZooKeeperLockClient}), so with a ttl longer than
+         * that the watchdog renews more often. Safety assumes the session timeout is at least three
+         * tickTimes of the ensemble unless its {@code conf} four-letter word is allowed, and
+         * {@code syncLimit × tickTime} well below the session timeout keeps a holder behind a
+         * partitioned follower able to move to a healthy server in time (a WARN at build time
+         * otherwise, when {@code conf} tells).
          */
         public Builder sessionTimeout(Duration sessionTimeout) {
             this.sessionTimeout = Args.within("sessionTimeout", sessionTimeout, Duration.ofMillis(500), Duration.ofMinutes(10));
