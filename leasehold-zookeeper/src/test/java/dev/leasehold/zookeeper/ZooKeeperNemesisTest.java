@@ -140,7 +140,9 @@ class ZooKeeperNemesisTest {
                 assertThat(lastValid[0]).as("the paused holder's last valid check came before the pause")
                         .isLessThan(stoppedAt);
             } finally {
-                signal("CONT", child.pid());
+                if (child.isAlive()) {
+                    signal("CONT", child.pid());
+                }
                 child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
