@@ -182,6 +182,9 @@ class ZooKeeperNemesisTest {
     private static Outcome run(java.util.function.ToIntFunction<LinkedEnsemble> victim, boolean localRenewals)
             throws Exception {
         try (LinkedEnsemble ensemble = new LinkedEnsemble()) {
+            assertThat(EnsembleCheck.read(ensemble.connectStringWithout(0))).as("conf, which the linked ensemble allows")
+                    .contains(new EnsembleCheck.Settings(Duration.ofMillis(LinkedEnsemble.TICK_MILLIS),
+                            LinkedEnsemble.SYNC_LIMIT));
             int cut = victim.applyAsInt(ensemble);
             History history = new History();
             CounterResource resource = new CounterResource(history, true);
