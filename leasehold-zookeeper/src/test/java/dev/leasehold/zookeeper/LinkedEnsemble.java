@@ -7,6 +7,7 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,9 @@ import java.util.stream.Stream;
  * id; when a lower id connects, the receiver drops the connection and calls back to the address
  * the initiator advertised (its own, real one), which would bypass the proxies. So the proxies for
  * lower-to-higher election links refuse every connection: the higher id always initiates through
- * its proxy, and every election connection crosses a proxy that {@link #isolate(int)} can cut.
+ * its proxy, and every election connection crosses a proxy that {@link #isolate(int)} can cut. So
+ * that a server that comes up late is never a lower id waiting for higher ones that have already
+ * elected (they would never call it), the servers start in ascending ids, each once it listens.
  * Quorum (follower-to-leader) connections are initiated by the follower from its own configuration,
  * always through a proxy. Tick 200 ms, syncLimit {@value #SYNC_LIMIT}, initLimit 10; every four-letter word is
  * whitelisted so tests can read {@code conf}, {@code wchc} and {@code srvr}.
@@ -90,13 +93,31 @@ final class LinkedEnsemble implements AutoCloseable {
                     }
                 }
             }
+            // In ascending ids, each once it listens for election connections: a server that joins
+            // later has a higher id than the ones already there, so it initiates to each of them
+            // (a lower id could not: its election proxies to higher ids refuse).
             for (int id = 1; id <= SERVERS; id++) {
                 start(id);
+                awaitListening(electionPorts[id]);
             }
             awaitQuorum();
         } catch (Exception | Error failed) {
             close();
             throw failed;
+        }
+    }
+
+    private static void awaitListening(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try (Socket probe = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("no ZooKeeper server listened on election port " + port + " in 30 s");
+                }
+                Thread.sleep(20);
+            }
         }
     }
 
