@@ -31,6 +31,21 @@ public final class InMemoryFenceGuard implements FenceGuard {
         return value;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here the lease is checked twice: before, and again inside the resource's atomic step, after
+     * the token check and right before {@code write} runs, so a loss this client learns of while the
+     * call waits for the resource (another write to it running) refuses the write too.
+     */
+    @Override
+    public <T> T admit(String resource, Lease lease, FencedWrite<T> write) {
+        return admit(resource, FenceGuard.tokenOf(lease), () -> {
+            FenceGuard.tokenOf(lease);
+            return write.run();
+        });
+    }
+
     @Override
     public long highestAdmitted(String resource) {
         return highest.getOrDefault(resource, Long.MIN_VALUE);

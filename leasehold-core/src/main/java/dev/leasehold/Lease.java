@@ -107,10 +107,15 @@ public interface Lease extends AutoCloseable {
      * first call's status without a new round trip. Stops renewal before anything else, so a
      * renewal can never revive a released lease.
      *
+     * <p>A lease already known to be lost ({@link #isValid()} false, {@link #lost()} completed) is
+     * released without waiting on the backend, which may be the frozen or dead server that lost it:
+     * the call returns {@link ReleaseStatus#ALREADY_LOST} at once, and the compare-and-delete runs in
+     * the background (so a key the server still kept is freed before its ttl).
+     *
      * @return {@link ReleaseStatus#RELEASED} if the lock was ours and is now free,
      *         {@link ReleaseStatus#ALREADY_LOST} if the lease had expired or been taken over
-     * @throws LockUnavailableException if the backend could not be reached; the call may be
-     *         retried, and the key expires by its ttl in any case
+     * @throws LockUnavailableException if the backend could not be reached while the lease was still
+     *         held; the call may be retried, and the key expires by its ttl in any case
      */
     ReleaseStatus release();
 
@@ -124,7 +129,9 @@ public interface Lease extends AutoCloseable {
 
     /**
      * What the completed release found: the status and, on a quorum backend, how many nodes still
-     * held this lease's key. Empty until a release has completed.
+     * held this lease's key. Empty until a release has completed. For a lease released after it was
+     * lost, the report says no node answered until the background compare-and-delete answers, then
+     * what it found.
      */
     Optional<ReleaseReport> releaseReport();
 

@@ -21,6 +21,9 @@ import java.util.function.Function;
  * <p>Interruption is cooperative: work that never checks its interrupt status runs on, and the call
  * reports the loss when the work returns. The interrupt this class delivered is cleared before the
  * call throws, so it does not leak into the caller's later code.
+ *
+ * <p>Nothing here waits on the backend after a loss (the release of a lost lease runs on its own),
+ * and a release that fails after work that ended within its lease never replaces the work's outcome.
  */
 final class LeaseScope {
 
@@ -91,28 +94,43 @@ final class LeaseScope {
             Thread.interrupted();
         }
         LeaseLostException loss = interrupted || !lease.isValid() ? lossOf(lease) : null;
+        if (loss != null) {
+            // Not waited for: the backend that lost the lease may be frozen, and the loss is news now.
+            lease.releaseAsync();
+            overran(lease);
+            addSuppressed(loss, failure);
+            throw loss;
+        }
         LeaseholdException releaseFailure = null;
         try {
-            if (lease.release() == ReleaseStatus.ALREADY_LOST && loss == null) {
+            if (lease.release() == ReleaseStatus.ALREADY_LOST) {
                 loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
             }
         } catch (LeaseholdException unreachable) {
             releaseFailure = unreachable;
+            releaseFailed(lease, unreachable);
         }
         if (loss != null) {
             overran(lease);
             addSuppressed(loss, failure);
-            addSuppressed(loss, releaseFailure);
             throw loss;
         }
         if (failure != null) {
             addSuppressed(failure, releaseFailure);
             throw sneaky(failure);
         }
-        if (releaseFailure != null) {
-            throw releaseFailure;
-        }
         return result;
+    }
+
+    /**
+     * The release after work that ended within its lease could not reach the backend. That is no
+     * failure of the work, which is done (a caller that saw an exception would repeat it): the key
+     * expires by its ttl, renewal having stopped. So one WARN here, the engine's
+     * {@code leasehold.release.failures} meter, and the work's own outcome for the caller.
+     */
+    private static void releaseFailed(Lease lease, LeaseholdException unreachable) {
+        LOG.warn("The work under lock '{}' (token {}) finished, but its release failed; the lock stays taken until "
+                + "its ttl runs out: {}", lease.lockName(), lease.token(), unreachable.getMessage());
     }
 
     /**
@@ -140,7 +158,11 @@ final class LeaseScope {
             running.whenComplete((value, error) -> {
                 // Read before the release, which ends the lease either way.
                 LeaseLostException lostWhileWorking = lease.isValid() ? null : lossOf(lease);
-                lease.releaseAsync().whenCompleteAsync((status, releaseError) -> finish(result, lease, value, error,
+                CompletableFuture<ReleaseStatus> release = lease.releaseAsync();
+                // A lost lease's release is not waited for: the backend that lost it may be frozen.
+                CompletableFuture<ReleaseStatus> awaited = lostWhileWorking == null ? release
+                        : CompletableFuture.completedFuture(ReleaseStatus.ALREADY_LOST);
+                awaited.whenCompleteAsync((status, releaseError) -> finish(result, lease, value, error,
                         lostWhileWorking, status, releaseError), ForkJoinPool.commonPool());
             });
         });
@@ -156,6 +178,7 @@ final class LeaseScope {
             Throwable failure = unwrap(releaseError);
             releaseFailure = failure instanceof LeaseholdException leasehold ? leasehold
                     : new LeaseholdException("releasing '" + lease.lockName() + "' failed: " + failure);
+            releaseFailed(lease, releaseFailure);
         } else if (status == ReleaseStatus.ALREADY_LOST && loss == null) {
             loss = new LeaseLostException(lease.lockName(), lease.token(), RELEASE_FOUND_IT_GONE);
         }
@@ -165,13 +188,10 @@ final class LeaseScope {
             if (!(cause instanceof java.util.concurrent.CancellationException)) {
                 addSuppressed(loss, cause);
             }
-            addSuppressed(loss, releaseFailure);
             result.completeExceptionally(loss);
         } else if (cause != null) {
             addSuppressed(cause, releaseFailure);
             result.completeExceptionally(cause);
-        } else if (releaseFailure != null) {
-            result.completeExceptionally(releaseFailure);
         } else {
             result.complete(value);
         }

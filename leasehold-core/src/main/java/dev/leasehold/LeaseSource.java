@@ -86,9 +86,16 @@ public interface LeaseSource {
      * writes should still carry {@code Lease.current().token()} through a {@link FenceGuard}: the
      * guard is what stops a write already under way.
      *
+     * <p>The loss is thrown as soon as the work returns: the release of a lost lease is not waited
+     * for (it runs in the background), so a frozen or dead backend cannot hold the caller beyond the
+     * lease's local deadline.
+     *
      * <p>If the release fails (the backend cannot be reached) after work that completed within its
-     * lease, the release's {@link LockUnavailableException} is thrown (or added as suppressed to the
-     * work's exception), as with try-with-resources.
+     * lease, the work's outcome stands: its result is returned (or its exception thrown, with the
+     * release's {@link LockUnavailableException} added as suppressed). The lock then stays taken
+     * until its ttl runs out, since renewal stopped; the failure is logged as one WARN and counted
+     * in {@code leasehold.release.failures}. A caller that retries on an exception so never repeats
+     * work that was done.
      *
      * @throws IllegalArgumentException if work is null (nothing is acquired then), or wait is bad
      * @throws LockTimeoutException if the lock was not acquired within the wait
@@ -124,7 +131,9 @@ public interface LeaseSource {
      * The returned future completes with the stage's result or exception, unchanged; when the lease
      * is lost first, the stage is cancelled at once ({@code toCompletableFuture().cancel(true)}) and
      * the future fails with {@link LeaseLostException} (the stage's own failure, if it failed with
-     * something else than that cancellation, added as suppressed). The release does not block
+     * something else than that cancellation, added as suppressed), without waiting for the lost
+     * lease's release. A release that cannot reach the backend after the stage completed within its
+     * lease does not fail the result, as in {@link #call(Duration, Callable)}. The release does not block
      * a thread ({@link Lease#releaseAsync()}), and the returned future completes on
      * {@link java.util.concurrent.ForkJoinPool#commonPool()}, never on a client I/O thread. {@link Lease#current()} is not bound here: the work gets its lease as argument.
      *

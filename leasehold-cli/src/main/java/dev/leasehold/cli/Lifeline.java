@@ -113,7 +113,8 @@ final class Lifeline implements AutoCloseable {
      * lifeline's script, {@code $2} the FIFO, the rest is the command. Opening fd 3 read-write
      * never blocks, and with it open, neither does opening fd 4 read-only; once fd 3 is closed,
      * the JVM holds the only writer. If the JVM is already gone, the read ends at once and the
-     * group dies before the command is exec'd.
+     * group dies before the command is exec'd. A command that is missing or not executable is
+     * named in a message of its own: bash's would point at a line of this prologue.
      */
     private static final String PROLOGUE = """
             watcher=$1 fifo=$2; shift 2
@@ -123,6 +124,11 @@ final class Lifeline implements AutoCloseable {
               exec </dev/null >/dev/null 2>&1
               exec -a %s "$BASH" -c "$watcher" %s "$fifo" & )
             exec 4<&-
+            command -v -- "$1" >/dev/null 2>&1 || {
+              if [[ $1 == */* && -e $1 ]]; then
+                echo "leasehold: cannot execute $1: not an executable file" >&2; exit 126
+              fi
+              echo "leasehold: $1: command not found" >&2; exit 127; }
             exec "$@"
             """.formatted(NAME, NAME);
 

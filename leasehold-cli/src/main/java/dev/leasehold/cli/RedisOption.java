@@ -27,7 +27,8 @@ final class RedisOption {
                     + "behind Sentinels: redis-sentinel://[password@]host:port[,host:port...]#master "
                     + "(rediss-sentinel:// for TLS); a Cluster: redis-cluster://[user:password@]host:port[,host:port...] "
                     + "(rediss-cluster:// for TLS). "
-                    + "Default: $" + ENV_VAR + ", else " + DEFAULT_URI + ".")
+                    + "Default: $" + ENV_VAR + ", else " + DEFAULT_URI + ". A password given here shows in ps: "
+                    + "put the URI in $" + ENV_VAR + " instead.")
     private String uri;
 
     /**

@@ -153,6 +153,19 @@ class LeaseLossTest {
         assertThat(Duration.between(paused, gone)).isLessThan(TTL.plus(TOLERANCE));
     }
 
+    /** Lettuce's own 'WARN Cannot reconnect to [127.0.0.1/<unresolved>:6392]' reached the terminal. */
+    @Test
+    void aKilledServerIsReportedByLeaseholdAloneNotByTheClientLibrary() throws IOException {
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+                "run", "orphaned", "--ttl", "2s", "--", "sh", "-c", "echo $$ > pgid; sleep 100");
+        pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(10)));
+
+        server.kill();
+
+        assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.LEASE_LOST);
+        assertThat(run.stderr()).contains("lost").doesNotContain("reconnect").doesNotContain("io.lettuce");
+    }
+
     @Test
     void aFrozenServerIsReportedUnreachableInSecondsNotAMinute() {
         server.pause();

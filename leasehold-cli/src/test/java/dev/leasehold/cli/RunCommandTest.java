@@ -109,6 +109,17 @@ class RunCommandTest {
         CliProcess missing = run("run", "missing", "--", "no-such-command-leasehold-test");
         assertThat(missing.awaitExit(EXIT_TIMEOUT)).isEqualTo(127);
         assertThat(server.command("EXISTS", "missing")).isEqualTo(0L);
+        // bash's own message named a line of the launcher's prologue: 'leasehold: line 8: ...'.
+        assertThat(missing.stderr()).contains("leasehold: no-such-command-leasehold-test: command not found")
+                .doesNotContain("line ");
+    }
+
+    @Test
+    void aFileThatIsNotExecutableExitsWithTheShellsCannotExecuteCode() throws Exception {
+        Path script = Files.writeString(dir.resolve("not-executable.sh"), "echo hi\n");
+        CliProcess run = run("run", "not-executable", "--", script.toString());
+        assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(126);
+        assertThat(run.stderr()).contains("cannot execute " + script + ": not an executable file").doesNotContain("line ");
     }
 
     @Test

@@ -52,6 +52,26 @@ class UsageErrorsTest {
         CliProcess run = CliProcess.start(dir, NO_SERVER);
 
         assertThat(run.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.stderr()).contains("demo").contains("run").contains("inspect").contains("Exit codes:");
+        assertThat(run.stderr()).contains("demo").contains("run").contains("inspect").contains("Exit codes:")
+                .contains("on Redis, ZooKeeper or etcd");
+    }
+
+    /** It was exit 69 with 'NXDOMAIN': Lettuce took 'localhost:63x1' for a host name. */
+    @Test
+    void aPortThatIsNotANumberIsAUsageError() {
+        CliProcess inspect = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, "redis://localhost:63x1"), "inspect", "job");
+
+        assertThat(inspect.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(inspect.stderr()).contains("the port '63x1', which is not a number");
+    }
+
+    /** The template in the message reached users broken, as 'redis://]host:port[/db]'. */
+    @Test
+    void aSpaceInThePasswordIsAUsageErrorWithAnIntactTemplate() {
+        CliProcess inspect = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, "redis://user:top secret@localhost:6379"),
+                "inspect", "job");
+
+        assertThat(inspect.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.USAGE);
+        assertThat(inspect.stderr()).contains("%20").doesNotContain("secret").doesNotContain("]host");
     }
 }

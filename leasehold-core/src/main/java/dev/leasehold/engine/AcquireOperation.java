@@ -8,6 +8,7 @@ import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.SettlingFuture;
 import dev.leasehold.spi.Wake;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,8 +38,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * flight still wakes the waiter.
  *
  * <p>On success the operation stays at the head of the local queue until its lease ends. Failure,
- * timeout and cancellation all end in {@link #cleanup()}: the attempt in flight is called off, the
- * backend is told to forget the waiter and to release the lock if a late attempt took it (retried
+ * timeout and cancellation all end in {@link #cleanup()}: the attempt in flight is called off, and
+ * once its work has ended on the backend ({@link SettlingFuture#settledOf}: a cancelled future
+ * does not stop a blocking JDBC transaction), the backend is told to forget the waiter and to
+ * release the lock if a late attempt took it (retried
  * across a reconnect until that attempt's ttl is over, since a lost reply can leave a granted key
  * behind), the subscription is dropped, and the queue moves on. Completions for asynchronous
  * callers are handed to the engine's callback executor, so user code never runs on (or blocks) a
@@ -79,6 +82,8 @@ final class AcquireOperation {
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Attempt>> inFlight = new AtomicReference<>();
+    /** The last attempt sent, kept after it completed: its work on the backend may still run. */
+    private final AtomicReference<CompletableFuture<Attempt>> lastCall = new AtomicReference<>();
     private final AtomicBoolean granted = new AtomicBoolean();
     private final SendStamps recentStamps = new SendStamps();
 
@@ -215,13 +220,13 @@ final class AcquireOperation {
         // If the operation ended meanwhile, its clean-up may have gone out before this send: the
         // call is left to complete, and a grant it brings is released by deliver().
         inFlight.set(call);
+        lastCall.set(call);
         if (cleanupStarted.get()) {
             // The clean-up ran while this attempt was being sent, so its abandon may have gone out
             // first: abandon again once the attempt settled; a closing client waits for it.
             CompletableFuture<Void> again = new CompletableFuture<>();
             engine.trackClosingWork(again);
-            call.whenComplete((ignored, error) ->
-                    abandon(again, sentAt + lock.options().ttl().toNanos(), FIRST_CLEANUP_RETRY_NANOS));
+            abandonOnceSettled(call, again, sentAt + lock.options().ttl().toNanos());
         }
         lock.timeouts().bound(call)
                 .whenComplete((outcome, error) -> {
@@ -376,14 +381,34 @@ final class AcquireOperation {
         }
         CompletableFuture<Void> abandoned = new CompletableFuture<>();
         if (talkedToBackend) {
-            abandon(abandoned, lastSentNanos + lock.options().ttl().toNanos(), FIRST_CLEANUP_RETRY_NANOS);
+            abandonOnceSettled(lastCall.get(), abandoned, lastSentNanos + lock.options().ttl().toNanos());
         } else {
             abandoned.complete(null);
         }
-        // After the abandon is on the wire: the next local operation's attempt queues behind it.
+        // After the abandon is on the wire, or waits for the last attempt to settle: the next local
+        // operation's attempt queues behind it, or finds that attempt's grant and is woken by the abandon.
         engine.queues().leave(lock.queueKey(), this);
         abandoned.thenCompose(ignored -> unsubscribe())
                 .whenComplete((ignored, error) -> cleanedUp.complete(null));
+    }
+
+    /**
+     * {@link #abandon} once the work of {@code call} (the last attempt sent) has ended on the backend,
+     * not merely its future: an abandon that landed before that attempt's grant would leave a lease
+     * held by nobody for the whole ttl. At {@code giveUpAtNanos} whatever that attempt took has
+     * expired, so the abandon goes then at the latest.
+     */
+    private void abandonOnceSettled(CompletableFuture<Attempt> call, CompletableFuture<Void> done, long giveUpAtNanos) {
+        CompletableFuture<Void> settled = new CompletableFuture<>();
+        if (call == null) {
+            settled.complete(null);
+        } else {
+            SettlingFuture.settledOf(call).thenRun(() -> settled.complete(null));
+        }
+        if (!settled.isDone()) {
+            settled.completeOnTimeout(null, Math.max(0, giveUpAtNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        settled.thenRun(() -> abandon(done, giveUpAtNanos, FIRST_CLEANUP_RETRY_NANOS));
     }
 
     /**

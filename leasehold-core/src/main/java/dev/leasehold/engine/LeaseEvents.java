@@ -72,4 +72,12 @@ public interface LeaseEvents {
      */
     default void leaseOverrun() {
     }
+
+    /**
+     * The release of a held lease got no answer (a connection error or the operation timeout): the
+     * key stays until its ttl runs out, since renewal stopped. Called once per failed attempt; a
+     * retry that succeeds is not reported again. The release of a lease already lost is not.
+     */
+    default void releaseFailed() {
+    }
 }

@@ -269,23 +269,27 @@ final class ManagedLease implements Lease {
             mine.complete(ReleaseStatus.ALREADY_LOST);
             return mine;
         }
+        if (!wasHeld) {
+            return releaseLost(mine);
+        }
         CompletableFuture<ReleaseOutcome> deletion = protocol.release(lockName, holder);
         // After the release is on the wire: the next local waiter's attempt then queues behind it.
-        if (wasHeld) {
-            onEnd.accept(this);
-        }
+        onEnd.accept(this);
         timeouts.bound(deletion)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         release.compareAndSet(mine, null);
+                        if (!quiet) {
+                            engine.events().releaseFailed();
+                        }
                         mine.completeExceptionally(Futures.translate(error, protocol.describe(),
                                 "release of '" + lockName + "'"));
                         return;
                     }
                     lifecycle.finishRelease();
-                    ReleaseStatus status = outcome.released() && wasHeld ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
+                    ReleaseStatus status = outcome.released() ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
                     report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
-                    if (status == ReleaseStatus.ALREADY_LOST && wasHeld && !quiet) {
+                    if (status == ReleaseStatus.ALREADY_LOST && !quiet) {
                         // Lost on the server without this client noticing: this is its one report.
                         engine.events().leaseLost(LossReason.REFUSED);
                         reportOverrun();
@@ -293,6 +297,28 @@ final class ManagedLease implements Lease {
                     }
                     mine.complete(status);
                 });
+        return mine;
+    }
+
+    /**
+     * The release of a lease that was already lost: its holder learns {@link ReleaseStatus#ALREADY_LOST}
+     * at once, since the backend that lost it may be frozen or gone and nothing the holder calls after
+     * a loss may wait on it. The compare-and-delete still runs, in the background, so a key the server
+     * kept (a deadline that passed before the server's expiry) is freed before its ttl; until it
+     * answers, the report says that no node answered, then what the deletion found.
+     */
+    private CompletableFuture<ReleaseStatus> releaseLost(CompletableFuture<ReleaseStatus> mine) {
+        report = new ReleaseReport(ReleaseStatus.ALREADY_LOST, 0, 0, protocol.nodes());
+        timeouts.bound(protocol.release(lockName, holder)).whenComplete((outcome, error) -> {
+            if (outcome != null) {
+                report = new ReleaseReport(ReleaseStatus.ALREADY_LOST, outcome.nodesHolding(), outcome.nodesAnswered(),
+                        outcome.nodes());
+            } else {
+                LOG.debug("The clean-up of lost lock '{}' (token {}) failed; its key expires by its ttl: {}",
+                        lockName, token, Futures.unwrap(error).toString());
+            }
+        });
+        mine.complete(ReleaseStatus.ALREADY_LOST);
         return mine;
     }
 

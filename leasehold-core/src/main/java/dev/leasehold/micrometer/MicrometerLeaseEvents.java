@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code refused}, {@code backend} or {@code client_closed}): leases lost;</li>
  *   <li>{@value #LEASE_OVERRUN} (counter): leases whose holder released or checked them after
  *       they had been lost, i.e. work that ran past its lease; once per lease;</li>
+ *   <li>{@value #RELEASE_FAILURES} (counter): releases of held leases that could not reach the
+ *       backend (an error or the operation timeout); each such key expires by its ttl;</li>
  *   <li>{@value #LEASES_ACTIVE} (gauge): leases held right now.</li>
  * </ul>
  * No tag carries a lock name. Every client built with the same registry reports into the same
@@ -45,6 +47,7 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     public static final String LEASE_LOST = "leasehold.lease.lost";
     public static final String LEASE_OVERRUN = "leasehold.lease.overrun";
     public static final String LEASES_ACTIVE = "leasehold.leases.active";
+    public static final String RELEASE_FAILURES = "leasehold.release.failures";
 
     /**
      * One instance per registry while clients use it, held weakly both ways, so the cache never keeps
@@ -61,6 +64,7 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     private final Counter renewalFailures;
     private final Map<LossReason, Counter> lost = new EnumMap<>(LossReason.class);
     private final Counter overrun;
+    private final Counter releaseFailures;
     private final AtomicLong active;
 
     private MicrometerLeaseEvents(MeterRegistry registry, AtomicLong active) {
@@ -80,6 +84,9 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
         }
         this.overrun = Counter.builder(LEASE_OVERRUN)
                 .description("Leases released or checked by their holder after they had been lost: work that ran past its lease")
+                .register(registry);
+        this.releaseFailures = Counter.builder(RELEASE_FAILURES)
+                .description("Releases of held leases that could not reach the backend; their keys expire by their ttl")
                 .register(registry);
         Gauge.builder(LEASES_ACTIVE, active, AtomicLong::get)
                 .description("Leases held right now")
@@ -143,5 +150,10 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
     @Override
     public void leaseOverrun() {
         overrun.increment();
+    }
+
+    @Override
+    public void releaseFailed() {
+        releaseFailures.increment();
     }
 }

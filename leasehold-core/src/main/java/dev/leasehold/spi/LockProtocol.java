@@ -33,6 +33,14 @@ public interface LockProtocol {
         return "lock";
     }
 
+    /**
+     * How many nodes a {@link #release} asks, as its {@link ReleaseOutcome#nodes()} will say: 1 (the
+     * default) for a single server or an ensemble that answers as one, N for a quorum of N masters.
+     */
+    default int nodes() {
+        return 1;
+    }
+
     /** How one client's concurrent acquisitions of one name reach the backend; by default one at a time. */
     default Admission admission() {
         return Admission.EXCLUSIVE;

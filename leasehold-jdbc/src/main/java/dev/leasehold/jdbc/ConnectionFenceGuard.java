@@ -1,6 +1,7 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.FenceGuard;
+import dev.leasehold.Lease;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -20,6 +21,16 @@ final class ConnectionFenceGuard implements FenceGuard {
     public <T> T admit(String resource, long token, FencedWrite<T> write) {
         try {
             guard.admit(connection, resource, token);
+        } catch (SQLException e) {
+            throw new JdbcTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
+        }
+        return write.run();
+    }
+
+    @Override
+    public <T> T admit(String resource, Lease lease, FencedWrite<T> write) {
+        try {
+            guard.admit(connection, resource, lease);
         } catch (SQLException e) {
             throw new JdbcTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
         }

@@ -33,6 +33,12 @@ final class JdbcErrors {
         } else if (cause instanceof SQLTransientConnectionException || state.equals("57014")) {
             kind = NodeFailure.Kind.TIMED_OUT;
             advice = "no connection or answer in time (" + firstLine(cause) + "); the database or the pool may be exhausted or paused";
+        } else if (state.equals("55P03")) {
+            kind = NodeFailure.Kind.TIMED_OUT;
+            advice = "another session held this name's advisory lock past lock_timeout (" + firstLine(cause)
+                    + "): most likely another client is stuck in the middle of its acquire (frozen, or cut off from "
+                    + "the database); the database ends its transaction after idle_in_transaction_session_timeout "
+                    + "(a third of the operation timeout), so a retry then goes through";
         } else if (state.equals("25006")) {
             kind = NodeFailure.Kind.ERROR;
             advice = "the database is read-only (" + firstLine(cause) + "); locks need a writable primary";

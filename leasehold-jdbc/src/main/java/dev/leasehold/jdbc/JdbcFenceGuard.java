@@ -1,6 +1,8 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.FenceGuard;
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseLostException;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.spi.Args;
 
@@ -104,6 +106,27 @@ public final class JdbcFenceGuard {
     }
 
     /**
+     * {@link #admit(Connection, String, long)} with {@code lease}'s token, refusing a lease that its
+     * client already knows is lost or released (see {@link FenceGuard} on why a
+     * {@link LeaseLostException} and on the window that remains): checked before the upsert, and
+     * again after it, since the upsert may have waited for another transaction that held the
+     * resource's fence row while the lease was lost. The caller's own write and commit come after this
+     * call: a lease lost in between is inside the remaining window, so check {@link Lease#ensureValid()}
+     * once more right before committing where that matters.
+     *
+     * @throws LeaseLostException if the lease is no longer valid; nothing was written if it was found
+     *     before the upsert, else the transaction holds an admission that the caller must roll back
+     * @throws StaleTokenException as {@link #admit(Connection, String, long)}
+     * @throws IllegalStateException as {@link #admit(Connection, String, long)}
+     * @throws IllegalArgumentException if {@code lease} is null, or as {@link #admit(Connection, String, long)}
+     * @throws SQLException from the driver
+     */
+    public void admit(Connection connection, String resource, Lease lease) throws SQLException {
+        admit(connection, resource, FenceGuard.tokenOf(lease));
+        FenceGuard.tokenOf(lease);
+    }
+
+    /**
      * The highest token admitted for {@code resource} as this transaction sees it, or
      * {@code Long.MIN_VALUE} if none.
      *
@@ -137,7 +160,8 @@ public final class JdbcFenceGuard {
 
     /**
      * This guard bound to {@code connection}'s open transaction, as the core {@link FenceGuard}: its
-     * {@code admit(resource, token, write)} admits the token, then runs {@code write} (which should
+     * {@code admit(resource, token, write)} (or {@code admit(resource, lease, write)}, as
+     * {@link #admit(Connection, String, Lease)}) admits the token, then runs {@code write} (which should
      * use the same connection); the caller still commits or rolls back. A driver error surfaces as
      * {@link JdbcTableException}, since {@link FenceGuard} allows no checked exception.
      */

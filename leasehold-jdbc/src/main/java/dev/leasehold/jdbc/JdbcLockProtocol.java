@@ -7,6 +7,7 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.SettlingFuture;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -137,30 +138,43 @@ final class JdbcLockProtocol implements LockProtocol {
      * while the error says the connection broke (a database that cannot be reached at all fails at once).
      * Every call is idempotent for its holder (an acquire finds its own row), so a retry after a
      * commit whose reply was lost is harmless.
+     *
+     * <p>The future may be cancelled or timed out while the transaction runs on: it says when the
+     * transaction has ended ({@link SettlingFuture#workEnded()}), so the engine's clean-up after a
+     * called-off acquire runs after the attempt's commit, never before.
      */
     private <T> CompletableFuture<T> call(String operation, Work<T> work) {
-        CompletableFuture<T> result = new CompletableFuture<>();
+        SettlingFuture<T> result = new SettlingFuture<>();
         try {
             backend.executor().execute(() -> {
-                for (int attempt = 1; ; attempt++) {
-                    try (Connection connection = backend.dataSource().getConnection()) {
-                        result.complete(work.run(connection));
-                        return;
-                    } catch (SQLException e) {
-                        if (attempt == CONNECTION_ATTEMPTS || !isClosedConnection(e) || result.isDone()) {
-                            result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
-                            return;
-                        }
-                    } catch (RuntimeException e) {
-                        result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
-                        return;
-                    }
+                try {
+                    runRetried(operation, work, result);
+                } finally {
+                    result.workEnded();
                 }
             });
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(new LockClientClosedException(backend.database()));
+            result.workEnded();
         }
         return result;
+    }
+
+    private <T> void runRetried(String operation, Work<T> work, CompletableFuture<T> result) {
+        for (int attempt = 1; ; attempt++) {
+            try (Connection connection = backend.dataSource().getConnection()) {
+                result.complete(work.run(connection));
+                return;
+            } catch (SQLException e) {
+                if (attempt == CONNECTION_ATTEMPTS || !isClosedConnection(e) || result.isDone()) {
+                    result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
+                    return;
+                }
+            } catch (RuntimeException e) {
+                result.completeExceptionally(JdbcErrors.translate(backend.database(), operation, e));
+                return;
+            }
+        }
     }
 
     /** SQLSTATE 08003 (no connection), 08006 (connection failure) or 57P01 (the backend was terminated). */

@@ -38,13 +38,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * deadline on the database, so nothing is granted twice. No session state is used except the one
  * {@code LISTEN} connection (see below), so connections may come from any pool.
  *
+ * <p><b>Bounded transactions.</b> Every transaction sets, with {@code SET LOCAL} (so a pooler
+ * carries nothing over), {@code idle_in_transaction_session_timeout} to a third of the operation
+ * timeout, {@code lock_timeout} to two thirds and {@code statement_timeout} to all of it. A client
+ * frozen or cut off in the middle of its acquire therefore holds the name's advisory lock at most a
+ * third of the operation timeout: the database then ends its session, its attempt grants nothing,
+ * and the attempts queued behind it go on. An attempt that still waits past {@code lock_timeout}
+ * fails with a {@link LockUnavailableException} saying that another client is stuck mid-acquire.
+ * An acquire called off while its attempt runs (cancelled, interrupted, timed out) is cleaned up
+ * only after that attempt's transaction ended, so it leaves no lease behind.
+ *
  * <p><b>Waiting.</b> A release announces itself with {@code NOTIFY} on the channel
  * {@code <table>_released}; each client keeps one dedicated connection that {@code LISTEN}s and wakes
  * its waiters. Lost notifications (that connection down, a lease that expired instead of being
  * released) cost at most the engine's capped re-check interval.
  *
  * <p><b>The table</b> ({@value #DEFAULT_TABLE}, and the sequence {@code <table>_token}) is created on
- * first use if missing, or by a DBA with the DDL in the README. Connections should have a socket
+ * first use if missing, or by a DBA with the DDL in the README. Behind PgBouncer in transaction
+ * pooling, turn off pgjdbc's named server-side statements ({@code prepareThreshold=0}). Connections should have a socket
  * timeout (pgjdbc's {@code socketTimeout}), so a call to a frozen database ends; the engine gives up
  * on it after its operation timeout either way.
  */
@@ -100,13 +111,13 @@ public final class JdbcLocks {
         }
 
         /**
-         * The lease table: a lower-case identifier, {@code table} or {@code schema.table}.
+         * The lease table: a lower-case identifier, {@code table} or {@code schema.table}, the table
+         * part at most 57 characters (its sequence {@code <table>_token} must fit PostgreSQL's 63).
          *
          * @throws IllegalArgumentException otherwise (it becomes part of SQL text, so it is checked)
          */
         public Builder table(String table) {
-            this.table = SqlIdentifier.table("table", table);
-            new LeaseTable(table); // the sequence's and channel's names must fit too
+            this.table = new LeaseTable(table, new TransactionBounds(operationTimeout())).table();
             return this;
         }
 
@@ -133,7 +144,7 @@ public final class JdbcLocks {
          * @throws JdbcTableException if the table exists with another shape
          */
         public JdbcLockClient build() {
-            LeaseTable leases = new LeaseTable(table);
+            LeaseTable leases = new LeaseTable(table, new TransactionBounds(operationTimeout()));
             String database = "the DataSource";
             ReleaseListener listener = new ReleaseListener(dataSource, leases, maxRecheck());
             Duration listenTimeout = operationTimeout().plusSeconds(5);

@@ -44,11 +44,17 @@ final class LeaseTable {
     private final String sql;
     private final String sequence;
     private final String channel;
+    private final TransactionBounds bounds;
 
-    LeaseTable(String table) {
-        this.table = SqlIdentifier.table("table", table);
+    /** 63 bytes, PostgreSQL's identifier limit, less the sequence's {@code _token} suffix. */
+    static final int MAX_TABLE_LENGTH = 63 - "_token".length();
+
+    /** {@code bounds}: what every transaction on this table sets first. */
+    LeaseTable(String table, TransactionBounds bounds) {
+        this.bounds = bounds;
+        this.table = SqlIdentifier.table("table", table, MAX_TABLE_LENGTH);
         this.sql = SqlIdentifier.quoted(this.table);
-        this.sequence = SqlIdentifier.quoted(SqlIdentifier.table("table", table + "_token"));
+        this.sequence = SqlIdentifier.quoted(this.table + "_token");
         this.channel = channelOf(this.table);
     }
 
@@ -67,6 +73,10 @@ final class LeaseTable {
 
     String table() {
         return table;
+    }
+
+    TransactionBounds bounds() {
+        return bounds;
     }
 
     /** The LISTEN/NOTIFY channel on which releases are announced, the lock name as payload. */
@@ -101,7 +111,9 @@ final class LeaseTable {
 
     /**
      * One attempt of {@code holder} to take {@code name} as {@code kind}, in one transaction that
-     * holds the name's advisory transaction lock, so attempts on one name are serialized: expired
+     * holds the name's advisory transaction lock, so attempts on one name are serialized (its waits
+     * and idle time are bounded, see {@link TransactionBounds}; the bounds, the isolation level and
+     * the advisory lock go out in one round trip): expired
      * rows go, a live row of the holder's own (a retried attempt whose reply was lost) is kept and
      * its token returned, and otherwise a new lease row takes the next token of the sequence. The
      * transaction is READ COMMITTED whatever the connection's default, so each statement after the
@@ -114,10 +126,11 @@ final class LeaseTable {
         try {
             // Under REPEATABLE READ (a pool's or database's default) the snapshot would be taken as the
             // advisory lock is awaited, hiding the grant committed by the attempt waited behind.
-            try (Statement isolation = connection.createStatement()) {
-                isolation.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            try (PreparedStatement begin = connection.prepareStatement("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; "
+                    + bounds.sql() + "; SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+                begin.setString(1, table + ":" + name);
+                begin.execute();
             }
-            lockName(connection, name);
             try (PreparedStatement purge = connection.prepareStatement(
                     "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
                 purge.setString(1, name);
@@ -184,7 +197,7 @@ final class LeaseTable {
         }
         Set<List<String>> renewedLeases = new HashSet<>();
         connection.setAutoCommit(false);
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql + " AS l"
+        try (PreparedStatement update = connection.prepareStatement(bounds.sql() + "; UPDATE " + sql + " AS l"
                 + " SET expires_at = greatest(l.expires_at, clock_timestamp() + r.ttl * interval '1 millisecond')"
                 + " FROM (SELECT name, holder, max(ttl) AS ttl FROM unnest(?::text[], ?::text[], ?::bigint[])"
                 + " AS u(name, holder, ttl) GROUP BY name, holder) AS r"
@@ -193,7 +206,7 @@ final class LeaseTable {
             update.setArray(1, connection.createArrayOf("text", names));
             update.setArray(2, connection.createArrayOf("text", holders));
             update.setArray(3, connection.createArrayOf("bigint", ttls));
-            try (ResultSet rows = update.executeQuery()) {
+            try (ResultSet rows = firstResultSet(update)) {
                 while (rows.next()) {
                     renewedLeases.add(List.of(rows.getString(1), rows.getString(2)));
                 }
@@ -220,11 +233,11 @@ final class LeaseTable {
         try {
             boolean released = false;
             boolean deleted = false;
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
+            try (PreparedStatement delete = connection.prepareStatement(bounds.sql() + "; DELETE FROM " + sql
                     + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
-                try (ResultSet row = delete.executeQuery()) {
+                try (ResultSet row = firstResultSet(delete)) {
                     while (row.next()) {
                         deleted = true;
                         released |= !row.getString(1).equals(LeaseKind.WAITING_WRITER) && row.getBoolean(2);
@@ -253,11 +266,19 @@ final class LeaseTable {
         }
     }
 
-    private void lockName(Connection connection, String name) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-            lock.setString(1, table + ":" + name);
-            lock.execute();
+    /**
+     * Runs {@code statement}, whose leading statements ({@link TransactionBounds#sql()}) return no
+     * rows, and returns the rows of the first one that does.
+     */
+    private static ResultSet firstResultSet(PreparedStatement statement) throws SQLException {
+        boolean rows = statement.execute();
+        while (!rows) {
+            if (statement.getUpdateCount() == -1) {
+                throw new SQLException("the statement returned no rows");
+            }
+            rows = statement.getMoreResults();
         }
+        return statement.getResultSet();
     }
 
     private void extend(Connection connection, String name, String holder, Duration ttl) throws SQLException {

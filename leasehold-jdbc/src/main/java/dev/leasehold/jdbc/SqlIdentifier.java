@@ -32,6 +32,24 @@ final class SqlIdentifier {
     }
 
     /**
+     * {@link #table}, with the table part (after any schema) at most {@code maxLength} characters:
+     * for a table whose name also prefixes other identifiers (a {@code <table>_token} sequence),
+     * which must fit the 63 bytes too.
+     *
+     * @throws IllegalArgumentException naming the argument, the value given and the limit otherwise
+     */
+    static String table(String argument, String name, int maxLength) {
+        table(argument, name);
+        int dot = name.indexOf('.');
+        if (name.length() - dot - 1 > maxLength) {
+            throw new IllegalArgumentException(argument + " must be at most " + maxLength + " characters after any "
+                    + "schema (the sequence '<table>_token' must fit PostgreSQL's identifier limit); got '" + name
+                    + "', whose table part has " + (name.length() - dot - 1));
+        }
+        return name;
+    }
+
+    /**
      * {@code name} (already checked by {@link #table}) as quoted SQL text, {@code "schema"."table"}:
      * the same identifiers as unquoted ones, since they are lower-case, but keywords such as
      * {@code order} or {@code user} are then names too.

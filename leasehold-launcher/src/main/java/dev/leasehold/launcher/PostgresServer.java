@@ -351,7 +351,8 @@ public final class PostgresServer implements AutoCloseable {
         Uninterruptibly.awaitExit(target, EXIT_TIMEOUT, "PostgreSQL");
     }
 
-    private static List<String> asServerUser(List<String> command) {
+    /** {@code command} run as the {@code postgres} user when this JVM is root (PostgreSQL and PgBouncer refuse root). */
+    static List<String> asServerUser(List<String> command) {
         if (!runningAsRoot()) {
             return command;
         }
@@ -360,7 +361,7 @@ public final class PostgresServer implements AutoCloseable {
         return wrapped;
     }
 
-    private static boolean runningAsRoot() {
+    static boolean runningAsRoot() {
         try {
             return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue() == 0;
         } catch (IOException | UnsupportedOperationException e) {

@@ -3,12 +3,17 @@ package dev.leasehold.launcher;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.IntUnaryOperator;
 import java.util.stream.Collectors;
 
 /**
  * A master with replicas and three Sentinels watching it, all real {@code redis-server} children
  * on free loopback ports. The Sentinels notice a dead master after {@link #DOWN_AFTER} (by default) and need two
  * of three votes to fail over. {@link #close()} ends every process (and the JVM's exit ends any left).
+ * {@link #builder()} can route the Sentinels' and the replicas' links to the master through a port
+ * of the test's (a fault proxy), so a test can cut the master off from them while its own clients
+ * still reach it.
  *
  * <p>Not thread-safe: drive it from the test's thread.
  */
@@ -23,11 +28,78 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private final List<RedisServer> servers;
     private final List<RedisServer> sentinels;
     private final String password;
+    /** The port the Sentinels and replicas dial for the first master: its own, or the test's link. */
+    private final int firstMasterLink;
 
-    private RedisSentinelGroup(List<RedisServer> servers, List<RedisServer> sentinels, String password) {
+    private RedisSentinelGroup(List<RedisServer> servers, List<RedisServer> sentinels, String password,
+                               int firstMasterLink) {
         this.servers = servers;
         this.sentinels = sentinels;
         this.password = password;
+        this.firstMasterLink = firstMasterLink;
+    }
+
+    /** A group to configure, then {@link Builder#start()}: one replica, no password, {@link #DOWN_AFTER}, direct links. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The settings of a group to start. Not thread-safe. */
+    public static final class Builder {
+
+        private int replicas = 1;
+        private String password;
+        private Duration downAfter = DOWN_AFTER;
+        private IntUnaryOperator masterLink = IntUnaryOperator.identity();
+
+        private Builder() {
+        }
+
+        /** How many replicas the master gets, 1..5 (checked by {@link #start()}). */
+        public Builder replicas(int replicas) {
+            this.replicas = replicas;
+            return this;
+        }
+
+        /** The data nodes' password (the Sentinels have none), or {@code null} for none. */
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** The Sentinels' {@code down-after-milliseconds}. */
+        public Builder downAfter(Duration downAfter) {
+            this.downAfter = Objects.requireNonNull(downAfter, "downAfter");
+            return this;
+        }
+
+        /**
+         * Routes the first master's links from the Sentinels and from the replicas through a port
+         * of the caller's: {@code link} is called once with the master's port, before any replica
+         * or Sentinel starts, and returns the 127.0.0.1 port they dial instead (typically a fault
+         * proxy forwarding to the master, which the test can black-hole to isolate the master while
+         * its own clients dial {@link RedisServer#uri()} directly). Every other link is direct: the
+         * Sentinels learn the replicas from the master's {@code INFO}, which names each replica by
+         * its own listening port, so the node a failover promotes is announced at an address the
+         * test's clients reach. After a failover the demoted master follows the promoted node
+         * directly too; only the Sentinels still reach it through the link.
+         */
+        public Builder masterLink(IntUnaryOperator link) {
+            this.masterLink = Objects.requireNonNull(link, "link");
+            return this;
+        }
+
+        /**
+         * Starts the master, its replicas and three Sentinels, and returns once every replica is in
+         * sync and every Sentinel knows the replicas and the other Sentinels.
+         *
+         * @throws IllegalArgumentException if replicas is not in 1..5, or the link returns no port
+         * @throws IllegalStateException    if a process fails to start or the group does not settle in
+         *                                  30 s; whatever started is stopped then
+         */
+        public RedisSentinelGroup start() {
+            return RedisSentinelGroup.start(this);
+        }
     }
 
     /**
@@ -40,7 +112,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
      *                               whatever started is stopped then
      */
     public static RedisSentinelGroup start(int replicas, String password) {
-        return start(replicas, password, DOWN_AFTER);
+        return builder().replicas(replicas).password(password).start();
     }
 
     /**
@@ -48,6 +120,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
      * {@code downAfter}: longer for tests that freeze the master briefly without wanting a failover.
      */
     public static RedisSentinelGroup start(int replicas, String password, Duration downAfter) {
+        return builder().replicas(replicas).password(password).downAfter(downAfter).start();
+    }
+
+    private static RedisSentinelGroup start(Builder settings) {
+        int replicas = settings.replicas;
+        String password = settings.password;
+        Duration downAfter = settings.downAfter;
         if (replicas < 1 || replicas > 5) {
             throw new IllegalArgumentException("replicas must be between 1 and 5, was " + replicas);
         }
@@ -55,15 +134,19 @@ public final class RedisSentinelGroup implements AutoCloseable {
         List<RedisServer> sentinels = new ArrayList<>();
         try {
             servers.add(dataNode(password).start());
-            int masterPort = servers.get(0).port();
-            for (int i = 0; i < replicas; i++) {
-                servers.add(dataNode(password).arg("--replicaof", RedisLauncher.HOST, Integer.toString(masterPort)).start());
+            int linkPort = settings.masterLink.applyAsInt(servers.get(0).port());
+            if (linkPort < 1 || linkPort > 65535) {
+                throw new IllegalArgumentException("the master link must return a port between 1 and 65535, returned "
+                        + linkPort);
             }
-            Await.until("replicas in sync with port " + masterPort, () -> servers.stream().skip(1).allMatch(replica ->
+            for (int i = 0; i < replicas; i++) {
+                servers.add(dataNode(password).arg("--replicaof", RedisLauncher.HOST, Integer.toString(linkPort)).start());
+            }
+            Await.until("replicas in sync with port " + linkPort, () -> servers.stream().skip(1).allMatch(replica ->
                     ((String) replica.command("INFO", "replication")).contains("master_link_status:up")));
             // Naming the replicas saves the Sentinels their first discovery round (an INFO every 10 s).
             StringBuilder config = new StringBuilder()
-                    .append("sentinel monitor " + MASTER_NAME + " " + RedisLauncher.HOST + " " + masterPort + " 2\n")
+                    .append("sentinel monitor " + MASTER_NAME + " " + RedisLauncher.HOST + " " + linkPort + " 2\n")
                     .append("sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis() + "\n")
                     .append("sentinel failover-timeout " + MASTER_NAME + " 4000\n");
             if (password != null) {
@@ -82,7 +165,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
                     // failover() retries instead
                 }
             }
-            RedisSentinelGroup group = new RedisSentinelGroup(servers, sentinels, password);
+            RedisSentinelGroup group = new RedisSentinelGroup(servers, sentinels, password, linkPort);
             group.awaitSettled(servers.get(0));
             return group;
         } catch (RuntimeException e) {
@@ -130,7 +213,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
             }
             Object reply = sentinel.command("SENTINEL", "get-master-addr-by-name", MASTER_NAME);
             int port = Integer.parseInt((String) ((List<?>) reply).get(1));
-            return servers.stream().filter(s -> s.port() == port).findFirst()
+            return servers.stream().filter(s -> isDialedAt(s, port)).findFirst()
                     .orElseThrow(() -> new IllegalStateException("Sentinel names unknown master port " + port));
         }
         throw new IllegalStateException("no Sentinel is running");
@@ -175,7 +258,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
                     continue;
                 }
                 List<?> reply = (List<?>) sentinel.command("SENTINEL", "get-master-addr-by-name", MASTER_NAME);
-                if (Integer.parseInt((String) reply.get(1)) == old.port()) {
+                if (isDialedAt(old, Integer.parseInt((String) reply.get(1)))) {
                     return false;
                 }
             }
@@ -194,13 +277,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
         Await.until("replicas in sync and Sentinels aware of each other", () -> {
             for (RedisServer replica : live) {
                 String info = (String) replica.command("INFO", "replication");
-                if (!info.contains("master_port:" + master.port()) || !info.contains("master_link_status:up")) {
+                if (!info.contains("master_port:" + dialedPort(master)) || !info.contains("master_link_status:up")) {
                     return false;
                 }
             }
             for (RedisServer sentinel : sentinels) {
                 List<?> fields = (List<?>) sentinel.command("SENTINEL", "MASTER", MASTER_NAME);
-                if (!field(fields, "port").equals(Integer.toString(master.port()))
+                if (!field(fields, "port").equals(Integer.toString(dialedPort(master)))
                         || Integer.parseInt(field(fields, "num-other-sentinels")) < SENTINELS - 1
                         || Integer.parseInt(field(fields, "num-slaves")) < live.size()) {
                     return false;
@@ -208,6 +291,16 @@ public final class RedisSentinelGroup implements AutoCloseable {
             }
             return true;
         });
+    }
+
+    /** The port the Sentinels and replicas dial for {@code master}: the first master's link, else its own. */
+    private int dialedPort(RedisServer master) {
+        return master == servers.get(0) ? firstMasterLink : master.port();
+    }
+
+    /** Whether a Sentinel naming {@code port} means {@code server}: its own port, or the first master's link. */
+    private boolean isDialedAt(RedisServer server, int port) {
+        return server.port() == port || (server == servers.get(0) && port == firstMasterLink);
     }
 
     private static String field(List<?> flat, String name) {

@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * never a client clock's; a release hands the lock to the first live waiter inside the release
  * script and notifies it with its token ({@code <waiter> <token> <stamp>}, a
  * {@link dev.leasehold.spi.Wake.Granted}), so a handoff costs the release's round trip and the
- * notification, no acquire. A waiter that stops trying (its process died) is skipped once its
+ * notification, no acquire (with {@link dev.leasehold.LockOptions#withReplicaAck}, an acknowledged
+ * attempt too: see {@link HandoffAsRetry}). A waiter that stops trying (its process died) is skipped once its
  * registration expires. The lock key is the lock name, holding the holder id as the mutex's does,
  * so a fair lock and a mutex of the same name exclude each other (though waiters of one kind are
  * not woken by the other's release: they find out by their re-check).

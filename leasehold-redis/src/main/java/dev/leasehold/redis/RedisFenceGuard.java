@@ -1,5 +1,8 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.FenceGuard;
+import dev.leasehold.Lease;
+import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.StaleTokenException;
@@ -33,6 +36,13 @@ import java.util.concurrent.TimeoutException;
  * <p><b>Tokens</b> are those of Leasehold leases: 0 to {@code Long.MAX_VALUE}, compared exactly
  * (as decimal strings, never as Lua's doubles). Equal tokens are admitted: a holder may write
  * several times.
+ *
+ * <p><b>Pass the lease.</b> Each write has an overload that takes the {@link Lease} instead of its
+ * token and refuses, with a {@link LeaseLostException}, a lease its client already knows is lost or
+ * released, before the script is sent (after {@code leasehold break}, say, the old holder's token is
+ * still the highest until a new holder writes). A lease lost on the server but not yet known to its
+ * client, or lost while the script is on its way, is only refused by the token order: see
+ * {@link FenceGuard} for that window.
  *
  * <p>Unlike the core {@link dev.leasehold.FenceGuard}, whose write is arbitrary Java code, the
  * writes here are the Redis commands the script performs, since only they can share its atomic
@@ -131,6 +141,57 @@ public final class RedisFenceGuard {
      */
     public boolean del(String key, long token) {
         return !run(key, token, "del", "DEL").equals("0");
+    }
+
+    /**
+     * {@link #set(String, String, long)} with {@code lease}'s token, if the lease is still valid.
+     *
+     * @throws LeaseLostException if the lease is lost or released; nothing was sent
+     * @throws StaleTokenException as {@link #set(String, String, long)}
+     * @throws LockUnavailableException as {@link #set(String, String, long)}
+     * @throws IllegalArgumentException if {@code lease} is null, or as {@link #set(String, String, long)}
+     */
+    public void set(String key, String value, Lease lease) {
+        set(key, value, FenceGuard.tokenOf(lease));
+    }
+
+    /**
+     * {@link #hset(String, String, String, long)} with {@code lease}'s token, if the lease is still valid.
+     *
+     * @return whether the field is new
+     * @throws LeaseLostException if the lease is lost or released; nothing was sent
+     * @throws StaleTokenException as {@link #hset(String, String, String, long)}
+     * @throws LockUnavailableException as {@link #hset(String, String, String, long)}
+     * @throws IllegalArgumentException if {@code lease} is null, or as {@link #hset(String, String, String, long)}
+     */
+    public boolean hset(String key, String field, String value, Lease lease) {
+        return hset(key, field, value, FenceGuard.tokenOf(lease));
+    }
+
+    /**
+     * {@link #incrBy(String, long, long)} with {@code lease}'s token, if the lease is still valid.
+     *
+     * @return the new value
+     * @throws LeaseLostException if the lease is lost or released; nothing was sent
+     * @throws StaleTokenException as {@link #incrBy(String, long, long)}
+     * @throws LockUnavailableException as {@link #incrBy(String, long, long)}
+     * @throws IllegalArgumentException if {@code lease} is null, or as {@link #incrBy(String, long, long)}
+     */
+    public long incrBy(String key, long delta, Lease lease) {
+        return incrBy(key, delta, FenceGuard.tokenOf(lease));
+    }
+
+    /**
+     * {@link #del(String, long)} with {@code lease}'s token, if the lease is still valid.
+     *
+     * @return whether the key existed
+     * @throws LeaseLostException if the lease is lost or released; nothing was sent
+     * @throws StaleTokenException as {@link #del(String, long)}
+     * @throws LockUnavailableException as {@link #del(String, long)}
+     * @throws IllegalArgumentException if {@code lease} is null, or as {@link #del(String, long)}
+     */
+    public boolean del(String key, Lease lease) {
+        return del(key, FenceGuard.tokenOf(lease));
     }
 
     /**

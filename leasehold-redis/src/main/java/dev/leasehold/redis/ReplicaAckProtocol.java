@@ -21,6 +21,11 @@ import java.util.concurrent.CompletableFuture;
  * connection sent before. The connection is this client's replica-ack connection (on a Cluster, its
  * connection to the lock's master), not the shared one: {@code WAIT} blocks the connection it is
  * sent on, and would stall every other caller.
+ *
+ * <p>Every grant passes the acknowledgement: a lock a release hands to a waiting fair lock
+ * ({@link dev.leasehold.spi.Wake.Granted}) is taken by an acknowledged attempt too
+ * ({@link HandoffAsRetry}), so it is refused and released like any grant with too few
+ * acknowledgements.
  */
 final class ReplicaAckProtocol implements LockProtocol {
 
@@ -41,6 +46,12 @@ final class ReplicaAckProtocol implements LockProtocol {
     @Override
     public String describe() {
         return inner.describe();
+    }
+
+    /** The wrapped kind's word: the acknowledgement is not a kind of its own. */
+    @Override
+    public String kind() {
+        return inner.kind();
     }
 
     @Override
@@ -108,13 +119,14 @@ final class ReplicaAckProtocol implements LockProtocol {
         return inner.abandon(name, holder);
     }
 
+    /** A handoff wakes the waiter to an acknowledged attempt, never straight into a lease: see {@link HandoffAsRetry}. */
     @Override
     public ReleaseSignal subscribe(String name, String holder) {
-        return inner.subscribe(name, holder);
+        return HandoffAsRetry.of(inner.subscribe(name, holder));
     }
 
     @Override
     public ReleaseSignal subscribeIfActive(String name, String holder) {
-        return inner.subscribeIfActive(name, holder);
+        return HandoffAsRetry.of(inner.subscribeIfActive(name, holder));
     }
 }

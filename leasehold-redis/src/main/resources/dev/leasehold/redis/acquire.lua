@@ -26,38 +26,35 @@ local function kind(key)
   return redis.call('type', key)['ok']
 end
 
-local function foreign(key, found)
-  return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found .. ' ' .. key)
+-- The fast path asks no TYPE: the fence GET fails on a key of another type (fence_check), and
+-- SET NX writes nothing over an existing key of any type.
+local refused, last = fence_check(KEYS[2])
+if refused then
+  return refused
 end
-
-local lock = kind(KEYS[1])
-if lock ~= 'none' and lock ~= 'string' then
-  return foreign(KEYS[1], lock)
-end
-local waiters = kind(KEYS[3])
-local ownWaiters = waiters == 'zset' or waiters == 'none'
-
-if lock == 'none' then
-  local refused = fence_check(KEYS[2])
-  if refused then
-    return refused
-  end
-  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  local token = fence_next(KEYS[2], ARGV[3])
-  if ARGV[4] ~= '' and waiters == 'zset' then
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local token = fence_next(KEYS[2], ARGV[3], last)
+  if ARGV[4] ~= '' and kind(KEYS[3]) == 'zset' then
     redis.call('zrem', KEYS[3], ARGV[4])
   end
   return {1, token}
 end
 
-if ARGV[4] ~= '' and ownWaiters then
-  local now = redis.call('time')
-  local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-  redis.call('zadd', KEYS[3], millis + tonumber(ARGV[5]), ARGV[4])
-  -- Only ever extend: clients may register for different times (their own maxRecheck), and a short
-  -- one must not expire the others' registrations. A key without a TTL (-1) gets one.
-  if redis.call('pttl', KEYS[3]) < tonumber(ARGV[5]) then
-    redis.call('pexpire', KEYS[3], ARGV[5])
+-- pcall: GET on a key of another type is an error: some other program uses that name.
+if type(redis.pcall('get', KEYS[1])) == 'table' then
+  return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. kind(KEYS[1]) .. ' ' .. KEYS[1])
+end
+if ARGV[4] ~= '' then
+  local waiters = kind(KEYS[3])
+  if waiters == 'zset' or waiters == 'none' then
+    local now = redis.call('time')
+    local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+    redis.call('zadd', KEYS[3], millis + tonumber(ARGV[5]), ARGV[4])
+    -- Only ever extend: clients may register for different times (their own maxRecheck), and a short
+    -- one must not expire the others' registrations. A key without a TTL (-1) gets one.
+    if redis.call('pttl', KEYS[3]) < tonumber(ARGV[5]) then
+      redis.call('pexpire', KEYS[3], ARGV[5])
+    end
   end
 end
 return {0, redis.call('pttl', KEYS[1])}

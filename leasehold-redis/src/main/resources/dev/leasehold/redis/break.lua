@@ -24,12 +24,12 @@ end
 if lock ~= 'string' then
   return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. lock .. ' ' .. KEYS[1])
 end
-local refused = fence_check(KEYS[2])
+local refused, last = fence_check(KEYS[2])
 if refused then
   return refused
 end
 local holder = redis.call('get', KEYS[1])
-local fence = fence_next(KEYS[2], ARGV[3])
+local fence = fence_next(KEYS[2], ARGV[3], last)
 redis.call('del', KEYS[1])
 local now = redis.call('time')
 local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)

@@ -48,19 +48,21 @@ if current == holder then
   local entry = queue_entry(KEYS[4], holder)
   local token = entry and entry.token
   if not token then
-    local refused = fence_check(KEYS[2])
+    local refused, last = fence_check(KEYS[2])
     if refused then
       return refused
     end
-    token = fence_next(KEYS[2], ARGV[3])
+    token = fence_next(KEYS[2], ARGV[3], last)
   end
   redis.call('pexpire', KEYS[1], ARGV[2])
   queue_forget(KEYS[3], KEYS[4], holder)
   return {1, token}
 end
 
+local last
 if not current then
-  local refused = fence_check(KEYS[2])
+  local refused
+  refused, last = fence_check(KEYS[2])
   if refused then
     return refused
   end
@@ -69,7 +71,7 @@ end
 local head, headEntry = queue_head(KEYS[3], KEYS[4], nowMillis, current)
 if not current and (head == nil or head == holder) then
   redis.call('set', KEYS[1], holder, 'PX', ARGV[2])
-  local token = fence_next(KEYS[2], ARGV[3])
+  local token = fence_next(KEYS[2], ARGV[3], last)
   queue_forget(KEYS[3], KEYS[4], holder)
   return {1, token}
 end

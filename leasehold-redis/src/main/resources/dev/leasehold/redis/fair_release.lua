@@ -43,12 +43,13 @@ local waiter, entry = queue_head(KEYS[3], KEYS[4], nowMillis, nil)
 if not waiter then
   return 1
 end
-if fence_check(KEYS[2]) then
+local refused, last = fence_check(KEYS[2])
+if refused then
   redis.call('publish', ARGV[3], waiter)
   return 1
 end
 redis.call('set', KEYS[1], waiter, 'PX', entry.ttl)
-local token = fence_next(KEYS[2], ARGV[2])
+local token = fence_next(KEYS[2], ARGV[2], last)
 -- The waiter keeps its place and its token while the handed-over key lives: an attempt that
 -- missed the notification still finds them.
 local ttl = tonumber(entry.ttl)

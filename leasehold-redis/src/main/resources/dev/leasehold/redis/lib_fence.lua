@@ -14,33 +14,34 @@ local function fence_is_counter(value)
 end
 
 -- Checks, before the caller writes anything, that a token can be issued from fence key `key`.
--- Returns nil if so, else the error reply to return:
+-- Returns nil and the last token (false when there is none), to hand to fence_next, if so; else
+-- the error reply to return:
 --   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the fence key holds another type than a string;
 --   'LEASEHOLD_FENCE_INVALID <key>'        the fence is not a decimal counter in [0, 2^63 - 1];
 --   'LEASEHOLD_FENCE_EXHAUSTED <key>'      the fence is 2^63 - 1: no higher 64-bit token exists.
+-- pcall: GET fails on a key of another type, and only then is TYPE asked, for the message.
 local function fence_check(key)
-  local kind = redis.call('type', key)['ok']
-  if kind ~= 'none' and kind ~= 'string' then
-    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. kind .. ' ' .. key)
+  local last = redis.pcall('get', key)
+  if type(last) == 'table' then
+    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. redis.call('type', key)['ok'] .. ' ' .. key)
   end
-  local last = redis.call('get', key)
   if last and not fence_is_counter(last) then
     return redis.error_reply('LEASEHOLD_FENCE_INVALID ' .. key)
   end
   if last == FENCE_MAX then
     return redis.error_reply('LEASEHOLD_FENCE_EXHAUSTED ' .. key)
   end
-  return nil
+  return nil, last
 end
 
--- Issues the next token from fence key `key` (after fence_check passed) and keeps the key for
--- `retention` ms. Returns it as a decimal string (a Lua number would round it above 2^53).
+-- Issues the next token from fence key `key` and keeps the key for `retention` ms; `last` is what
+-- fence_check returned for the key in the same script (nothing wrote the key in between).
+-- Returns the token as a decimal string (a Lua number would round it above 2^53).
 -- The token is max(last + 1, server time in microseconds): it advances even after the fence key
 -- expired, as long as the server clock did not step back by more than the retention. Lua numbers
 -- are doubles, exact only below 2^53. micros is (until the year 2255), so comparing it with
 -- tonumber(last) decides rightly even for a larger counter, which INCR then advances exactly.
-local function fence_next(key, retention)
-  local last = redis.call('get', key)
+local function fence_next(key, retention, last)
   local now = redis.call('time')
   local micros = tonumber(now[1]) * 1000000 + tonumber(now[2])
   if last and tonumber(last) >= micros then

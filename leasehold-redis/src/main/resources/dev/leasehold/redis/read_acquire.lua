@@ -47,7 +47,7 @@ if found[4] == 'zset' then
 end
 
 if found[1] == 'none' and writers == 0 then
-  local refused = fence_check(KEYS[2])
+  local refused, last = fence_check(KEYS[2])
   if refused then
     return refused
   end
@@ -60,7 +60,7 @@ if found[1] == 'none' and writers == 0 then
   if redis.call('pttl', KEYS[3]) < ttl then
     redis.call('pexpire', KEYS[3], ttl)
   end
-  local token = fence_next(KEYS[2], ARGV[3])
+  local token = fence_next(KEYS[2], ARGV[3], last)
   if ARGV[4] ~= '' and waiters == 'zset' then
     redis.call('zrem', KEYS[5], ARGV[4])
   end

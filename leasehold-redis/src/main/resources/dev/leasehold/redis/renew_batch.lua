@@ -8,12 +8,20 @@
 --
 -- Returns one integer per key: 1 if ours and now living at least its ttl, 0 if another holder (or nobody, or a value of
 -- another type) has that key.
+--
+-- On Redis 7 or later one PEXPIRE ... GT extends without shortening; older servers refuse the
+-- option (an error, caught by pcall on the first key extended), and the batch then reads PTTL
+-- first, as every renewal did before.
 
+local gt = true
 local extended = {}
 for i, key in ipairs(KEYS) do
   -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the batch.
   if redis.pcall('get', key) == ARGV[2 * i - 1] then
-    if redis.call('pttl', key) < tonumber(ARGV[2 * i]) then
+    if gt and type(redis.pcall('pexpire', key, ARGV[2 * i], 'GT')) == 'table' then
+      gt = false
+    end
+    if not gt and redis.call('pttl', key) < tonumber(ARGV[2 * i]) then
       redis.call('pexpire', key, ARGV[2 * i])
     end
     extended[i] = 1

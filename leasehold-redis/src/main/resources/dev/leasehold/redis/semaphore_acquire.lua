@@ -36,7 +36,7 @@ local permitsKind = redis.call('type', KEYS[1])['ok']
 if permitsKind ~= 'none' and permitsKind ~= 'zset' then
   return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. permitsKind .. ' ' .. KEYS[1])
 end
-local refused = fence_check(KEYS[2])
+local refused, last = fence_check(KEYS[2])
 if refused then
   return refused
 end
@@ -68,7 +68,7 @@ if live < permits then
   if redis.call('pttl', KEYS[1]) < ttl then
     redis.call('pexpire', KEYS[1], ttl)
   end
-  local token = fence_next(KEYS[2], ARGV[4])
+  local token = fence_next(KEYS[2], ARGV[4], last)
   if ARGV[5] ~= '' and waiters == 'zset' then
     redis.call('zrem', KEYS[3], ARGV[5])
   end

@@ -45,12 +45,12 @@ if found[3] == 'zset' then
 end
 
 if found[1] == 'none' and readers == 0 then
-  local refused = fence_check(KEYS[2])
+  local refused, last = fence_check(KEYS[2])
   if refused then
     return refused
   end
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  local token = fence_next(KEYS[2], ARGV[3])
+  local token = fence_next(KEYS[2], ARGV[3], last)
   if found[4] == 'zset' then
     redis.call('zrem', KEYS[4], ARGV[1])
   end

@@ -5,7 +5,6 @@ import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
-import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -253,14 +252,15 @@ class LeaseWorkTest {
         assertThat(never).isCancelled();
     }
 
+    /** The work is done: a caller that saw the release's failure would repeat it (LostBackendCallTest has more). */
     @Test
-    void aFailedReleaseAfterWorkWithinItsLeaseIsReported() {
+    void aFailedReleaseAfterWorkWithinItsLeaseDoesNotReplaceTheResult() throws Exception {
         DistributedLock lock = client(Duration.ofMillis(200)).lock("work:unreachable");
-        Throwable thrown = catchThrowable(() -> lock.call(WAIT, () -> {
+        String result = lock.call(WAIT, () -> {
             server.pause();
             return "done";
-        }));
+        });
         server.resume();
-        assertThat(thrown).isInstanceOf(LockUnavailableException.class);
+        assertThat(result).isEqualTo("done");
     }
 }

@@ -185,4 +185,69 @@ class RedisConnectionTest {
                 .hasMessageContaining("operationTimeout");
         assertThatThrownBy(() -> RedisLocks.builder().connect()).isInstanceOf(IllegalStateException.class).hasMessageContaining("URI");
     }
+
+    /** Lettuce took 'localhost:63x1' for a host name, and the connect then failed with NXDOMAIN. */
+    @Test
+    void aPortThatIsNotANumberIsRefusedAsSuch() {
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis://user:topsecret@localhost:63x1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("host 'localhost' the port '63x1', which is not a number from 1 to 65535")
+                .hasMessageNotContaining("topsecret");
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis-sentinel://localhost:26379,localhost:99999#m"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'99999'");
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis-cluster://localhost:7000,localhost:x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port 'x'");
+        RedisLocks.builder().uri("redis://[::1]:6379/2");
+        RedisLocks.builder().uri("redis://localhost");
+    }
+
+    @Test
+    void aSpaceInThePasswordIsRefusedWithTheEncodingToUse() {
+        assertThatThrownBy(() -> RedisLocks.builder().uri("redis://user:top secret@localhost:6379"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whitespace").hasMessageContaining("%20").hasMessageNotContaining("secret");
+    }
+
+    @Test
+    void aDatabaseTheServerDoesNotHaveIsNamedAsSuch() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            assertThatThrownBy(() -> RedisLocks.connect(server.uri() + "/99"))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("no such database").hasMessageContaining("'databases' setting")
+                    .hasMessageNotContaining("check that the server is running");
+        }
+    }
+
+    @Test
+    void tlsAgainstAPlaintextPortSaysTheHandshakeGotNoAnswer() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            String tls = server.uri().replace("redis://", "rediss://");
+            assertThatThrownBy(() -> RedisLocks.builder().uri(tls).operationTimeout(Duration.ofSeconds(1)).connect())
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("no answer to the TLS handshake").hasMessageContaining("use redis://");
+        }
+    }
+
+    /** An HTTP server's reply came back as 'Invalid first byte: 72 (H)', with advice to check that it runs. */
+    @Test
+    void aPortOfAnotherServiceIsNamedAsSuch() throws Exception {
+        try (java.net.ServerSocket http = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                try (java.net.Socket socket = http.accept()) {
+                    socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    socket.getOutputStream().flush();
+                    socket.getInputStream().read(new byte[1024]);
+                } catch (java.io.IOException ignored) {
+                    // the client hung up: all this server has to say was said
+                }
+            }, "http-stand-in");
+            answering.setDaemon(true);
+            answering.start();
+            assertThatThrownBy(() -> RedisLocks.builder().uri("redis://127.0.0.1:" + http.getLocalPort())
+                    .operationTimeout(Duration.ofSeconds(2)).connect())
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("does not speak the Redis protocol").hasMessageContaining("check the port");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.launcher.RedisBinary;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
@@ -66,6 +67,19 @@ class RedisScriptsTest {
     private long release(String holder, String waiter) {
         return RELEASE.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
                 holder, waiter, keys.channel()).join();
+    }
+
+    /**
+     * The uncontended acquire asks no TYPE (a GET or SET NX tells a foreign key by itself): four
+     * commands where the first version ran eight.
+     */
+    @Test
+    void anUncontendedAcquireRunsFourCommandsAndNoType() {
+        server.command("CONFIG", "RESETSTAT");
+        acquire("holder-a", 5_000, "");
+        assertThat(ServerProbe.calls(server, "type")).isZero();
+        assertThat(ServerProbe.calls(server, "get") + ServerProbe.calls(server, "set")
+                + ServerProbe.calls(server, "time")).as("GET fence, SET NX PX, TIME, SET fence").isEqualTo(4);
     }
 
     @Test
@@ -214,6 +228,38 @@ class RedisScriptsTest {
         assertThat((Long) server.command("PTTL", "batch:a")).isGreaterThan(8_000L);
         assertThat((Long) server.command("PTTL", "batch:b")).isLessThanOrEqualTo(1_000L);
         assertThat(server.command("EXISTS", "batch:gone")).isEqualTo(0L);
+    }
+
+    /**
+     * The batch extends with one PEXPIRE GT on Redis 7 (no PTTL), and falls back to PTTL then
+     * PEXPIRE on Redis 6.2 (the embedded binary), which refuses GT: on both it extends a key that
+     * lives shorter and never shortens one that lives longer.
+     */
+    @Test
+    void batchRenewalNeverShortensAKeyOnRedis7WithGtAndOnOlderServersWithout() {
+        try (RedisServer old = RedisServer.builder().binary(RedisBinary.embedded().path()).start()) {
+            for (RedisServer target : List.of(server, old)) {
+                target.command("SET", "batch:short", "holder-a", "PX", "1000");
+                target.command("SET", "batch:long", "holder-b", "PX", "60000");
+                target.command("CONFIG", "RESETSTAT");
+                try (RedisClient own = RedisClient.create(target.uri());
+                     StatefulRedisConnection<String, String> link = own.connect()) {
+                    List<Object> extended = scripts.renewBatch.<List<Object>>run(link.async(), ScriptOutputType.MULTI,
+                            new String[] {"batch:short", "batch:long"}, "holder-a", "9000", "holder-b", "9000").join();
+                    assertThat(extended).as("on Redis %s", version(target)).containsExactly(1L, 1L);
+                }
+                if (!version(target).startsWith("6.")) {
+                    assertThat(ServerProbe.calls(target, "pttl")).as("GT needs no PTTL").isZero();
+                }
+                assertThat((Long) target.command("PTTL", "batch:short")).isGreaterThan(8_000L);
+                assertThat((Long) target.command("PTTL", "batch:long")).as("never shortened").isGreaterThan(50_000L);
+            }
+        }
+    }
+
+    private static String version(RedisServer target) {
+        String info = (String) target.command("INFO", "server");
+        return info.substring(info.indexOf("redis_version:") + 14).split("\\s")[0];
     }
 
     @Test

@@ -4,6 +4,9 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.testkit.meters.MeterReadings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,6 +63,24 @@ class ReplicaAckTest {
         }
     }
 
+    /** A release hands a fair lock to an acknowledged waiter: it gets the handoff's token, once the replica has it. */
+    @Test
+    void anAcknowledgedWaiterGetsAFairLockHandedOverOnceTheReplicaHasIt() throws Exception {
+        LockOptions acked = LockOptions.fixedLease(Duration.ofSeconds(30)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient holderClient = RedisLocks.connect(master.uri());
+             RedisLockClient waiterClient = RedisLocks.connect(master.uri())) {
+            Lease held = holderClient.fairLock("ack:handoff", acked).acquire(Duration.ofSeconds(2));
+            CompletableFuture<Lease> waiting = waiterClient.fairLock("ack:handoff", acked)
+                    .acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+            ServerProbe.awaitWaiters(master, LockKeys.of("ack:handoff").queue(), 1);
+            held.release();
+            try (Lease next = waiting.get(5, TimeUnit.SECONDS)) {
+                assertThat(next.token()).isGreaterThan(held.token());
+                assertThat(replica.command("GET", "{ack:handoff}:fence")).isEqualTo(Long.toString(next.token()));
+            }
+        }
+    }
+
     @Test
     void tooFewAcknowledgementsReleaseTheLockAndSayHowManyAcknowledged() {
         try (RedisLockClient client = RedisLocks.connect(master.uri())) {
@@ -107,6 +128,24 @@ class ReplicaAckTest {
             assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThanOrEqualTo(ttl.plusMillis(100));
             assertThat(lease.isValid()).isFalse();
         }
+    }
+
+    /** The acknowledgement wraps a kind; the {@code kind} tag of {@code leasehold.acquire.wait} stays the kind's. */
+    @Test
+    void theAcquireMeterNamesTheKindTheAcknowledgementWraps() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient client = RedisLocks.builder().uri(master.uri()).meterRegistry(registry).connect()) {
+            client.lock("ack:meter:mutex", acked).acquire(Duration.ofSeconds(2)).release();
+            client.fairLock("ack:meter:fair", acked).acquire(Duration.ofSeconds(2)).release();
+            client.readWriteLock("ack:meter:read", acked).readLock().acquire(Duration.ofSeconds(2)).release();
+            client.readWriteLock("ack:meter:write", acked).writeLock().acquire(Duration.ofSeconds(2)).release();
+        }
+        MeterReadings readings = new MeterReadings(registry);
+        assertThat(readings.acquisitions("lock", "acquired")).as("the mutex").isEqualTo(1);
+        assertThat(readings.acquisitions("fair_lock", "acquired")).as("the fair lock").isEqualTo(1);
+        assertThat(readings.acquisitions("read", "acquired")).as("the read lock").isEqualTo(1);
+        assertThat(readings.acquisitions("write", "acquired")).as("the write lock").isEqualTo(1);
     }
 
     @Test

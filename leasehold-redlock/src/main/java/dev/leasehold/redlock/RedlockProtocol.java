@@ -65,6 +65,11 @@ final class RedlockProtocol implements LockProtocol {
     }
 
     @Override
+    public int nodes() {
+        return nodes.size();
+    }
+
+    @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         CompletableFuture<Attempt> attempt = new CompletableFuture<>();
         round(LockKeys.of(request.name()), request.holder(), request.ttl(),

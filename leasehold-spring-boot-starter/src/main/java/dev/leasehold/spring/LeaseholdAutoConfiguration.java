@@ -4,6 +4,7 @@ import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -53,6 +54,16 @@ public class LeaseholdAutoConfiguration {
     public static LockedBeanPostProcessor leaseholdLockedBeanPostProcessor(Environment environment) {
         return new LockedBeanPostProcessor(Binder.get(environment)
                 .bindOrCreate("leasehold.locked", LeaseholdProperties.Locked.class));
+    }
+
+    /**
+     * Fails the startup on a {@code leasehold.*} property that does not exist (a typo), naming the
+     * closest one that does; static, as a bean factory post-processor must be.
+     */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static BeanFactoryPostProcessor leaseholdUnknownProperties(Environment environment) {
+        return new UnknownProperties(environment);
     }
 
     /**

@@ -4,15 +4,14 @@ import dev.leasehold.redis.RedisLockClient;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import java.time.Duration;
-
 /**
  * Health of the lock backend, for Spring Boot Actuator ({@code /actuator/health/leasehold}): UP when
  * a real round trip to the Redis server succeeds, DOWN with the error otherwise. The probe is the
  * read-only script of {@link RedisLockClient#inspect(String)} on the lock name
  * {@value #PROBE_NAME} (under the client's key prefix), so it also shows that the credentials may
  * run Leasehold's scripts. It writes nothing. Details: the server (without credentials), the probe's
- * round-trip time, and the leases this client holds.
+ * round-trip time, and the leases this client holds. This is the Spring Boot 4 indicator;
+ * {@link LeaseholdBoot3HealthIndicator} is the same for Spring Boot 3.
  */
 public class LeaseholdHealthIndicator extends AbstractHealthIndicator {
 
@@ -28,11 +27,6 @@ public class LeaseholdHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("server", client.describe());
-        long start = System.nanoTime();
-        client.inspect(PROBE_NAME);
-        builder.up()
-                .withDetail("roundTrip", Duration.ofNanos(System.nanoTime() - start).toString())
-                .withDetail("heldLeases", client.heldLeases());
+        builder.up().withDetails(HealthProbe.run(client, builder::withDetail));
     }
 }

@@ -34,13 +34,20 @@ import java.lang.annotation.Target;
  *   to a variable the method does not have, two {@code Lease} parameters, a method a proxy cannot
  *   intercept (private, final or static: it would run without the lock), or one that returns a
  *   {@code Future}, {@code CompletionStage} or reactive {@code Publisher} (its work would go on after
- *   the lock was released) fail the creation of the bean, with a message naming the method and the
- *   attribute.</li>
+ *   the lock was released; an {@code @Async} method returning a {@code Future} is the exception, below)
+ *   fail the creation of the bean, with a message naming the method and the attribute.</li>
+ *   <li><b>{@code @Async}:</b> the lock is taken on the executor's thread, around the method's body,
+ *   with {@code Lease.current()} bound there; calls made at once run their bodies one at a time. A
+ *   {@code CompletableFuture} (any {@code Future}) the method returns keeps the lock until it is done.
+ *   A lock that cannot be had then fails the returned future (or, for a {@code void} method, goes to
+ *   Spring's {@code AsyncUncaughtExceptionHandler}). This holds for {@code @EnableAsync}'s default
+ *   proxy mode; in AspectJ mode the body is handed to the executor inside the method itself, outside
+ *   any proxy advice, so do not combine the two there.</li>
  *   <li><b>Not reentrant:</b> a {@code @Locked} method that calls another one on the same lock name
  *   waits for itself until its wait elapses. Calls from inside the same object bypass the Spring
  *   proxy and take no lock, as with {@code @Transactional}.</li>
- *   <li><b>Order:</b> the lock is taken outside every other advice of the bean (a transaction starts
- *   after the lock is held and commits before it is released).</li>
+ *   <li><b>Order:</b> the lock is taken outside every other advice of the bean but {@code @Async}'s
+ *   (a transaction starts after the lock is held and commits before it is released).</li>
  * </ul>
  *
  * <p>Durations are written as Spring Boot properties are: {@code 500ms}, {@code 5s}, {@code 2m},

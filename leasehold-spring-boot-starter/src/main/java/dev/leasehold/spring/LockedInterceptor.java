@@ -9,13 +9,18 @@ import org.springframework.beans.factory.BeanFactory;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
  * Runs a {@link Locked} method under its lock, through
  * {@link dev.leasehold.DistributedLock#call(java.time.Duration, java.util.concurrent.Callable)}: so
  * {@link Lease#current()} is bound while the method runs, the thread is interrupted if the lease is
- * lost, and every exception (the lock's and the method's) surfaces unchanged.
+ * lost, and every exception (the lock's and the method's) surfaces unchanged. The future an
+ * {@code @Async} method returns (the only methods allowed to return one) is waited for under the
+ * lock, so work the body left pending still holds it.
  */
 final class LockedInterceptor implements MethodInterceptor {
 
@@ -48,8 +53,29 @@ final class LockedInterceptor implements MethodInterceptor {
             if (locked.leaseIndex() >= 0) {
                 args[locked.leaseIndex()] = Lease.current();
             }
-            return proceed(invocation);
+            Object result = proceed(invocation);
+            if (result instanceof Future<?> pending) {
+                awaitUnderTheLock(pending);
+            }
+            return result;
         });
+    }
+
+    /**
+     * Waits for the work an {@code @Async} method's future stands for, on the executor's thread (which
+     * Spring's async advice blocks on that future right after, anyway). Its outcome stays in the future
+     * for Spring to hand on; a lost lease interrupts the wait, cancels the work, and the call throws
+     * {@link dev.leasehold.LeaseLostException}.
+     */
+    private static void awaitUnderTheLock(Future<?> pending) throws InterruptedException {
+        try {
+            pending.get();
+        } catch (ExecutionException | CancellationException outcome) {
+            // Kept in the future: Spring's async advice unwraps it for the caller.
+        } catch (InterruptedException lost) {
+            pending.cancel(true);
+            throw lost;
+        }
     }
 
     /** {@link MethodInvocation#proceed()} inside a {@code Callable}, which may throw only exceptions. */

@@ -4,6 +4,8 @@ import dev.leasehold.Lease;
 import dev.leasehold.LeaseSource;
 import dev.leasehold.LockOptions;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.annotation.Async;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -34,7 +36,7 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
      * @throws LeaseholdConfigurationException naming the method and the attribute when one is
      *         malformed or out of range, the method has more than one {@code Lease} parameter, or a
      *         proxy cannot intercept it (private, final, static), or it returns a future, a stage or a
-     *         reactive stream (its work would outlive the lock)
+     *         reactive stream (its work would outlive the lock) without being {@code @Async}
      */
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
@@ -69,11 +71,23 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
                     + " method cannot be intercepted by a Spring proxy and would run without the lock; make it "
                     + "public (or protected) and not final", null);
         }
-        if (returnsBeforeItsWorkIsDone(method.getReturnType())) {
+        if (returnsBeforeItsWorkIsDone(method.getReturnType()) && !isAsyncWithAFuture(method)) {
             throw new LeaseholdConfigurationException(onMethod, "it returns " + method.getReturnType().getSimpleName()
                     + ", so it returns before its work is done and the lock would be released too early; lock inside "
                     + "the work instead, e.g. with DistributedLock.callAsync", null);
         }
+    }
+
+    /**
+     * An {@code @Async} method (on the method or its class) that returns a {@link Future}, as Spring
+     * lets it: its body runs on the executor, where the lock is held around it, and the interceptor
+     * keeps the lock until the future it returned is done (Spring's executor thread waits for that
+     * future anyway).
+     */
+    private static boolean isAsyncWithAFuture(Method method) {
+        return Future.class.isAssignableFrom(method.getReturnType())
+                && (AnnotatedElementUtils.hasAnnotation(method, Async.class)
+                        || AnnotatedElementUtils.hasAnnotation(method.getDeclaringClass(), Async.class));
     }
 
     /** A future, a stage or a reactive stream: work that goes on after the method returned. */

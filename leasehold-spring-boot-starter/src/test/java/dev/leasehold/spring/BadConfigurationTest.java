@@ -35,6 +35,25 @@ class BadConfigurationTest {
         server.close();
     }
 
+    /** A typo started the application in silence, with the default in place of the value meant. */
+    @Test
+    void anUnknownPropertyIsNamedWithTheClosestKnownOne() {
+        runner.withPropertyValues("leasehold.redis.operation-timout=5s").run(context -> assertThat(failure(context))
+                .returns("leasehold.redis.operation-timout", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("did you mean leasehold.redis.operation-timeout?"));
+        runner.withPropertyValues("leasehold.locked.defaultWiat=5s").run(context -> assertThat(failure(context))
+                .hasMessageContaining("leasehold.locked.defaultwiat").hasMessageContaining("leasehold.locked.default-wait?"));
+    }
+
+    @Test
+    void everyDocumentedPropertyIsKnown() {
+        assertThat(UnknownProperties.known()).contains("leasehold.redis.uri", "leasehold.redis.operation-timeout",
+                "leasehold.redis.key-prefix", "leasehold.redis.trusted-certificate", "leasehold.locked.default-ttl");
+        runner.withPropertyValues("leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port(),
+                "leasehold.redis.keyPrefix=app:",
+                "leasehold.locked.default-wait=2s").run(context -> assertThat(context).hasNotFailed());
+    }
+
     @Test
     void noServerConfigured() {
         runner.run(context -> assertThat(failure(context))

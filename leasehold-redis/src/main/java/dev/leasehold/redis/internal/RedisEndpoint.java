@@ -56,6 +56,7 @@ public final class RedisEndpoint {
         if (text.contains("-sentinel://") && (text.indexOf('#') < 0 || text.endsWith("#"))) {
             throw noMasterName();
         }
+        checkHostsAndPorts(text);
         RedisURI uri;
         try {
             uri = RedisURI.create(text);
@@ -67,6 +68,45 @@ public final class RedisEndpoint {
             throw noMasterName();
         }
         return new RedisEndpoint(uri);
+    }
+
+    /**
+     * What Lettuce misreads or reports without a hint: whitespace (a password with a space fails
+     * with a bare syntax error), and a port that is not a number (Lettuce takes {@code host:63x1}
+     * for a host name, and the connect then fails as if that host did not exist). Host and port
+     * are no secret, so the message may name them; nothing before the {@code @} is looked at.
+     */
+    private static void checkHostsAndPorts(String text) {
+        if (text.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException("Redis URI must not contain spaces or other whitespace: percent-encode "
+                    + "them in a password (a space is %20)");
+        }
+        int start = text.indexOf("://") + 3;
+        int end = start;
+        while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
+            end++;
+        }
+        String authority = text.substring(start, end);
+        for (String host : authority.substring(authority.lastIndexOf('@') + 1).split(",", -1)) {
+            int colon = host.startsWith("[") ? host.indexOf("]:") + 1 : host.indexOf(':');
+            boolean bareIpv6 = !host.startsWith("[") && colon >= 0 && host.indexOf(':', colon + 1) >= 0;
+            if (colon <= 0 || bareIpv6) {
+                continue;
+            }
+            String port = host.substring(colon + 1);
+            if (!validPort(port)) {
+                throw new IllegalArgumentException("Redis URI gives host '" + host.substring(0, colon) + "' the port '"
+                        + port + "', which is not a number from 1 to 65535");
+            }
+        }
+    }
+
+    private static boolean validPort(String port) {
+        if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return false;
+        }
+        int number = Integer.parseInt(port);
+        return number >= 1 && number <= 65535;
     }
 
     private static IllegalArgumentException noMasterName() {

@@ -33,7 +33,8 @@ public final class RedisErrors {
         }
         NodeFailure.Kind kind = classify(cause);
         String scriptError = scriptError(cause);
-        String advice = scriptError != null ? scriptError : switch (kind) {
+        String connectError = scriptError != null ? null : connectError(server, operation, kind, cause);
+        String advice = scriptError != null ? scriptError : connectError != null ? connectError : switch (kind) {
             case AUTHENTICATION -> "the server rejected the credentials (" + firstLine(authMessage(cause))
                     + "); check the user name and password in the URI";
             case REFUSED -> "cannot connect (" + firstLine(rootMessage(cause))
@@ -73,6 +74,28 @@ public final class RedisErrors {
             return "the fence counter '" + key + "' holds a value that is not a 64-bit token, so Leasehold did not "
                     + "write it; use another lock name, or delete the key if nothing else needs it (tokens then "
                     + "continue from the server clock)";
+        }
+        return null;
+    }
+
+    /**
+     * The advice for a connect that reached something, but not the Redis the URI meant: a database
+     * the server does not have, a plaintext port asked for TLS (it never answers the handshake),
+     * a port of another service (an HTTP server's reply is not the Redis protocol); else null.
+     */
+    private static String connectError(String server, String operation, NodeFailure.Kind kind, Throwable cause) {
+        String root = firstLine(rootMessage(cause));
+        if (root.contains("DB index is out of range")) {
+            return "the server has no such database (" + root + "); use a database number below the server's "
+                    + "'databases' setting (16 by default), e.g. /0";
+        }
+        if (root.startsWith("Invalid first byte")) {
+            return "the server does not speak the Redis protocol (" + root + "); check the port: it may belong to "
+                    + "another service, such as an HTTP server";
+        }
+        if (kind == NodeFailure.Kind.TIMED_OUT && operation.equals("connect") && server.startsWith("rediss")) {
+            return "no answer to the TLS handshake in time; check that the server serves TLS on this port (a "
+                    + "plaintext port never answers it: use redis:// there), and that it is not overloaded or paused";
         }
         return null;
     }

@@ -597,4 +597,104 @@ public abstract class LockClientContract {
             assertThat(next.token()).as("taken at once, not after the 30 s ttl").isGreaterThan(lease.token());
         }
     }
+
+    /**
+     * How an in-flight case calls off one acquire of {@code lock}, {@code delayNanos} after the
+     * call: it returns the lease if the acquire won before it was called off, else {@code null}.
+     */
+    @FunctionalInterface
+    private interface CallOff {
+        Lease run(DistributedLock lock, long delayNanos) throws Exception;
+    }
+
+    /** Delays after the call, 0 to 5 ms, each tried twice: an attempt on the wire or blocked on the server. */
+    private static final int[] IN_FLIGHT_DELAYS_MILLIS = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5};
+
+    /**
+     * Calls off an acquire of a free lock {@code 0-5 ms} after the call, while its attempt is in
+     * flight, for each delay; then another client must get the lock long before the abandoned
+     * attempt's 30 s ttl: an attempt that still lands after the clean-up must not leave a lease
+     * held by nobody.
+     */
+    private void anAbandonedInFlightAttemptLeavesNothing(String how, CallOff callOff) throws Exception {
+        LockClient abandoning = client();
+        LockClient next = client();
+        List<String> stuck = new ArrayList<>();
+        int calledOff = 0;
+        for (int i = 0; i < IN_FLIGHT_DELAYS_MILLIS.length; i++) {
+            String lockName = name(how + ":" + i);
+            Lease won = callOff.run(lock(abandoning, lockName, LockOptions.watchdog(Duration.ofSeconds(30))),
+                    TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_DELAYS_MILLIS[i]));
+            if (won != null) {
+                won.release();
+            } else {
+                calledOff++;
+            }
+            Optional<Lease> taken = lock(next, lockName).tryAcquire(Duration.ofSeconds(3));
+            if (taken.isPresent()) {
+                taken.get().release();
+            } else {
+                stuck.add(how + " after " + IN_FLIGHT_DELAYS_MILLIS[i] + " ms");
+            }
+        }
+        assertThat(stuck).as("locks still held 3 s after an acquire was called off in flight (%d of %d called off "
+                + "before they won)", calledOff, IN_FLIGHT_DELAYS_MILLIS.length).isEmpty();
+    }
+
+    private static void spinFor(long startNanos, long delayNanos) {
+        while (System.nanoTime() - startNanos < delayNanos) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The lease {@code pending} brought after all, or {@code null} if it ended without one. */
+    private static Lease leaseOrNull(CompletableFuture<Lease> pending) {
+        try {
+            return pending.get(10, TimeUnit.SECONDS);
+        } catch (Exception calledOff) {
+            return null;
+        }
+    }
+
+    @Test
+    void anAcquireCancelledWhileItsAttemptIsInFlightLeavesTheLockFree() throws Exception {
+        anAbandonedInFlightAttemptLeavesNothing("cancel", (lock, delayNanos) -> {
+            long start = System.nanoTime();
+            CompletableFuture<Lease> pending = lock.acquireAsync(Duration.ofSeconds(5));
+            spinFor(start, delayNanos);
+            pending.cancel(true);
+            return leaseOrNull(pending);
+        });
+    }
+
+    @Test
+    void anAcquireTimedOutByItsCallerWhileItsAttemptIsInFlightLeavesTheLockFree() throws Exception {
+        anAbandonedInFlightAttemptLeavesNothing("timeout", (lock, delayNanos) ->
+                leaseOrNull(lock.acquireAsync(Duration.ofSeconds(5)).orTimeout(Math.max(1, delayNanos), TimeUnit.NANOSECONDS)));
+    }
+
+    @Test
+    void anAcquireInterruptedWhileItsAttemptIsInFlightLeavesTheLockFree() throws Exception {
+        anAbandonedInFlightAttemptLeavesNothing("interrupt", (lock, delayNanos) -> {
+            AtomicReference<Lease> won = new AtomicReference<>();
+            CountDownLatch calling = new CountDownLatch(1);
+            long[] calledAt = new long[1];
+            Thread acquirer = new Thread(() -> {
+                calledAt[0] = System.nanoTime();
+                calling.countDown();
+                try {
+                    won.set(lock.acquire(Duration.ofSeconds(5)));
+                } catch (LockInterruptedException expected) {
+                    // called off in flight: what this case is about
+                }
+            });
+            acquirer.start();
+            calling.await();
+            spinFor(calledAt[0], delayNanos);
+            acquirer.interrupt();
+            acquirer.join(10_000);
+            assertThat(acquirer.isAlive()).as("the interrupted acquire returned").isFalse();
+            return won.get();
+        });
+    }
 }

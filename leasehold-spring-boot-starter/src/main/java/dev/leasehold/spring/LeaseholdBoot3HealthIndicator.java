@@ -1,0 +1,26 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.redis.RedisLockClient;
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+
+/**
+ * {@link LeaseholdHealthIndicator} for Spring Boot 3, whose Actuator keeps health indicators in
+ * {@code org.springframework.boot.actuate.health} (Boot 4 moved them to
+ * {@code org.springframework.boot.health.contributor}): the same probe, the same details, UP when
+ * the round trip succeeds and DOWN with the error otherwise.
+ */
+public class LeaseholdBoot3HealthIndicator extends AbstractHealthIndicator {
+
+    private final RedisLockClient client;
+
+    public LeaseholdBoot3HealthIndicator(RedisLockClient client) {
+        super("Leasehold's Redis health check failed");
+        this.client = client;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        builder.up().withDetails(HealthProbe.run(client, builder::withDetail));
+    }
+}
