@@ -45,9 +45,9 @@ import java.util.concurrent.TimeoutException;
  * <p><b>Fencing tokens.</b> A lease's token is the czxid of its node: the zxid of the transaction
  * that created it. Zxids increase strictly across the whole ensemble (they carry the leader's epoch
  * in their high 32 bits, so a new leader's exceed the old one's). Every kind of one name queues in
- * the same directory and every kind waits for the exclusive nodes ahead of it, so an exclusive
- * holder (mutex, fair, write) is always at the head: every lease granted before it came from an
- * older node, and its token exceeds every token issued earlier for that name.
+ * the same directory, and core's {@link dev.leasehold.spi.QueueRule} grants a node only once every
+ * older node is granted: the granted nodes are a prefix of the queue, so a lease's token exceeds
+ * every token granted before it for that name, whatever the kinds.
  *
  * <p><b>What consensus does not fix.</b> A holder paused past its session (GC, SIGSTOP) still
  * believes it holds the lock when it wakes; another client may hold it by then. Pass the token
@@ -56,8 +56,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Kinds: {@link #lock} (one acquisition per client reaches the server at a time), {@link #fairLock}
  * (every acquisition queues on the server: granted in the ensemble's order), {@link #readWriteLock}
  * (a reader waits for every writer ahead, so waiting writers are not starved) and
- * {@link #semaphore}. On ZooKeeper all kinds of one name share one queue: an exclusive lease
- * excludes every other lease of the name, semaphore permits included.
+ * {@link #semaphore}. Which kinds exclude each other is the same on every backend: an exclusive
+ * lease excludes the other exclusive and the read leases of the name, readers share, permits share
+ * up to their number, and the lock family and the semaphore family of one name do not exclude each
+ * other (but queue in one arrival order, so a waiting permit delays a later mutex of the name).
  */
 public final class ZooKeeperLockClient implements LockClient {
 
@@ -110,13 +112,13 @@ public final class ZooKeeperLockClient implements LockClient {
         });
         EnsembleCheck.check(curator.getZookeeperClient().getCurrentConnectionString(), session.sessionTimeout(), grants);
         curator.getConnectionStateListenable().addListener(session);
-        this.mutex = protocol("lock", new QueueRule.Exclusive(Admission.EXCLUSIVE));
-        this.fair = protocol("fair_lock", new QueueRule.Exclusive(Admission.SHARED));
-        this.reader = protocol("read", new QueueRule.Read());
-        this.writer = protocol("write", new QueueRule.Exclusive(Admission.EXCLUSIVE));
+        this.mutex = protocol("lock", NodeKind.exclusive(Admission.EXCLUSIVE));
+        this.fair = protocol("fair_lock", NodeKind.exclusive(Admission.SHARED));
+        this.reader = protocol("read", NodeKind.read());
+        this.writer = protocol("write", NodeKind.exclusive(Admission.EXCLUSIVE));
     }
 
-    private ZooKeeperProtocol protocol(String kind, QueueRule rule) {
+    private ZooKeeperProtocol protocol(String kind, NodeKind rule) {
         return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry, grants, localRenewals, acls);
     }
 
@@ -172,7 +174,7 @@ public final class ZooKeeperLockClient implements LockClient {
         Args.lockName(name);
         Args.permits(permits);
         // One protocol per number of permits: the engine's local queues and Java views are per protocol.
-        ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol("semaphore", new QueueRule.Permit(count)));
+        ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol("semaphore", NodeKind.permit(count)));
         return new EngineSemaphore(engine.lock(name, options, permit), permits, () -> available(name, permits));
     }
 

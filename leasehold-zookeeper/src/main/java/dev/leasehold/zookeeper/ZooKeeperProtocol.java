@@ -7,6 +7,7 @@ import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.QueueRule;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
@@ -27,23 +28,26 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One lock kind on a ZooKeeper ensemble, the {@link QueueRule} deciding: the same few calls serve
- * mutex, fair lock, read and write locks and semaphore permits, as Curator's {@code LockInternals}
- * serves its recipes.
+ * One lock kind on a ZooKeeper ensemble, core's {@link QueueRule} deciding over the name's nodes:
+ * the same few calls serve mutex, fair lock, read and write locks and semaphore permits, as
+ * Curator's {@code LockInternals} serves its recipes.
  *
  * <p><b>Acquire.</b> An acquisition's first attempt creates its ephemeral sequential node in the
  * name's directory (Curator's protected mode: if the reply is lost, the retry finds the node by its
  * protection id instead of creating a second one), then lists the directory and applies the rule:
- * two round trips when the lock is free. Later attempts reuse the node: one listing, plus one
- * {@code exists} watch on the node the rule names when still blocked. The watch is the attempt's
- * own wake ({@link Attempt.Held#wake()}); the engine's re-check timer covers a lost watch. The
- * token is the node's czxid.
+ * two round trips when the lock is free. Later attempts reuse the node: a {@code sync} (so the
+ * listing is the leader's view, not that of a server cut off from it), one listing, and, when
+ * still blocked, one watch on the node the rule names (or on the directory), kept across re-checks
+ * that find the same blocker. The watch is the attempt's own wake ({@link Attempt.Held#wake()});
+ * the engine's re-check timer covers a lost watch. The token is the node's czxid.
  *
- * <p><b>Lease.</b> Liveness is the session ({@link SessionWatch}: the lease's loss signal), and
- * the ttl is kept by {@link NodeExpiry}: a renewal checks (one {@code exists}) that the node is
- * still there and the session connected, and moves the node's expiry to its send time plus the
- * ttl. <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding
- * it by the holder id in its name if the create's reply never came.
+ * <p><b>Lease.</b> Liveness is the session as the leader sees it: a renewal is a {@code sync} then
+ * an {@code exists} that finds the node still this session's, and {@link #grantedFor} caps the
+ * local deadline at what the quorum still grants the session ({@link SessionGrant}); the session's
+ * own trouble is the lease's loss signal ({@link SessionWatch}). The ttl is kept by
+ * {@link NodeExpiry}: a renewal moves the node's expiry to its send time plus the ttl.
+ * <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding it by
+ * the holder id in its name if the create's reply never came.
  */
 final class ZooKeeperProtocol implements LockProtocol {
 
@@ -58,7 +62,7 @@ final class ZooKeeperProtocol implements LockProtocol {
     private final CuratorFramework curator;
     private final String ensemble;
     private final String kind;
-    private final QueueRule rule;
+    private final NodeKind rule;
     private final SessionWatch session;
     private final NodeExpiry expiry;
     private final SessionGrant grants;
@@ -77,7 +81,7 @@ final class ZooKeeperProtocol implements LockProtocol {
      * @param kind the lock kind's meter tag ({@link LockProtocol#kind()})
      * @param acls the digest user's ACLs, or null without digest authentication
      */
-    ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, QueueRule rule, SessionWatch session,
+    ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, NodeKind rule, SessionWatch session,
                       NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls) {
         this.grants = grants;
         this.localRenewals = localRenewals;
@@ -192,13 +196,16 @@ final class ZooKeeperProtocol implements LockProtocol {
      */
     private CompletableFuture<Attempt> evaluate(AcquireRequest request, OwnNode own, boolean mayRecreate) {
         String directory = LockPaths.directory(request.name());
-        String operation = "the acquire of '" + request.name() + "'";
-        CompletableFuture<Wake> childrenChanged = new CompletableFuture<>();
+        return list(directory, "the acquire of '" + request.name() + "'", null)
+                .thenCompose(queue -> decide(request, own, mayRecreate, queue, null));
+    }
+
+    /** The queue of {@code directory} in sequence order; with {@code changed}, also a children watch that completes it. */
+    private CompletableFuture<List<NodeName>> list(String directory, String operation, CompletableFuture<Wake> changed) {
         CompletableFuture<List<NodeName>> listed = new CompletableFuture<>();
-        boolean watchDirectory = rule instanceof QueueRule.Permit;
-        call(listed, operation, callback -> watchDirectory
+        call(listed, operation, callback -> changed != null
                 ? curator.getChildren().usingWatcher((CuratorWatcher)
-                        event -> childrenChanged.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
+                        event -> changed.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
                 : curator.getChildren().inBackground(callback).forPath(directory), event -> {
                     if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
                         throw ZooKeeperErrors.of(ensemble, operation, code(event));
@@ -207,57 +214,76 @@ final class ZooKeeperProtocol implements LockProtocol {
                     return children.stream().map(NodeName::parse).flatMap(Optional::stream)
                             .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
                 });
-        return listed.thenCompose(queue -> {
-            String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
-            int mine = indexOf(queue, ownName);
-            if (mine < 0) {
-                nodes.remove(request.holder(), own);
-                if (abandoned.contains(request.holder())) {
-                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
-                            + request.name() + "' was abandoned"));
-                }
-                if (!mayRecreate) {
-                    return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
-                            + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
-                }
-                return create(request).thenCompose(created -> evaluate(request, created, false));
+        return listed;
+    }
+
+    /**
+     * Applies {@link QueueRule} to {@code queue}. A blocked acquisition watches the one node the rule
+     * names, or the whole directory; a watch it already has in place for the same node (or the
+     * directory) is reused, so re-checks never pile up watchers.
+     *
+     * @param childrenChanged the wake of the children watch that the listing of {@code queue} set, or null
+     */
+    private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
+                                              List<NodeName> queue, CompletableFuture<Wake> childrenChanged) {
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
+        String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
+        int mine = indexOf(queue, ownName);
+        if (mine < 0) {
+            nodes.remove(request.holder(), own);
+            if (abandoned.contains(request.holder())) {
+                return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                        + request.name() + "' was abandoned"));
             }
-            QueueRule.Decision decision;
-            try {
-                decision = rule.decide(request.name(), queue, mine);
-            } catch (LeaseholdException refused) {
-                // Nothing may stay taken: the node goes before the caller hears of the refusal.
-                nodes.remove(request.holder(), own);
-                return delete(own.path(), operation).handle((ignored, error) -> {
-                    throw new CompletionException(refused);
-                });
+            if (!mayRecreate) {
+                return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
+                        + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
             }
-            if (decision.granted()) {
-                if (abandoned.contains(request.holder())) {
-                    // Granted after the acquisition was given up: nobody will hold this lease.
-                    deleteQuietly(request.holder());
-                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
-                            + request.name() + "' was abandoned"));
-                }
-                return CompletableFuture.completedFuture(grant(request, own));
-            }
-            if (decision.watch() == null) {
-                return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged));
-            }
-            String watched = directory + "/" + decision.watch().node();
-            PendingWatch pending = watches.get(request.holder());
-            if (pending != null && pending.path().equals(watched) && !pending.wake().isDone()) {
-                // A re-check that finds the same node ahead: the watch set before still stands. Each
-                // attempt gets its own copy, which the engine may cancel once it is done waiting.
-                return CompletableFuture.completedFuture(new Attempt.Held(null, pending.wake().copy()));
-            }
-            return watch(watched, operation).thenCompose(wake -> {
-                if (wake == null) {
-                    return evaluate(request, own, mayRecreate);
-                }
-                watches.put(request.holder(), new PendingWatch(watched, wake));
-                return CompletableFuture.completedFuture(new Attempt.Held(null, wake.copy()));
+            return create(request).thenCompose(created -> evaluate(request, created, false));
+        }
+        QueueRule.Decision decision;
+        try {
+            decision = QueueRule.decide(request.name(), queue.stream().map(NodeName::entry).toList(), mine);
+        } catch (LeaseholdException refused) {
+            // Nothing may stay taken: the node goes before the caller hears of the refusal.
+            nodes.remove(request.holder(), own);
+            return delete(own.path(), operation).handle((ignored, error) -> {
+                throw new CompletionException(refused);
             });
+        }
+        if (decision.granted()) {
+            if (abandoned.contains(request.holder())) {
+                // Granted after the acquisition was given up: nobody will hold this lease.
+                deleteQuietly(request.holder());
+                return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                        + request.name() + "' was abandoned"));
+            }
+            return CompletableFuture.completedFuture(grant(request, own));
+        }
+        String watched = decision.watchesWholeQueue() ? directory : directory + "/" + queue.get(decision.watch()).node();
+        if (childrenChanged != null) {
+            watches.put(request.holder(), new PendingWatch(directory, childrenChanged));
+            return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged.copy()));
+        }
+        PendingWatch pending = watches.get(request.holder());
+        if (pending != null && pending.path().equals(watched) && !pending.wake().isDone()) {
+            // A re-check that finds the same blocker: the watch set before still stands. Each
+            // attempt gets its own copy, which the engine may cancel once it is done waiting.
+            return CompletableFuture.completedFuture(new Attempt.Held(null, pending.wake().copy()));
+        }
+        if (decision.watchesWholeQueue()) {
+            // Listed again with a watch: a change between the two listings is then not missed.
+            CompletableFuture<Wake> changed = new CompletableFuture<>();
+            return list(directory, operation, changed)
+                    .thenCompose(again -> decide(request, own, mayRecreate, again, changed));
+        }
+        return watch(watched, operation).thenCompose(wake -> {
+            if (wake == null) {
+                return evaluate(request, own, mayRecreate);
+            }
+            watches.put(request.holder(), new PendingWatch(watched, wake));
+            return CompletableFuture.completedFuture(new Attempt.Held(null, wake.copy()));
         });
     }
 
