@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -55,13 +56,34 @@ final class BackendOption {
         }
     }
 
+    /** The longest ZooKeeper session the client may ask for, and so the longest {@code --ttl} on ZooKeeper. */
+    static final Duration MAX_ZOOKEEPER_SESSION = Duration.ofMinutes(10);
+
     /**
-     * Connects to the chosen backend.
+     * Connects to the chosen backend, for reading only ({@code inspect}): ZooKeeper's default session.
      *
      * @throws ParameterException if the options do not fit together or the endpoints are malformed
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
      */
     Connected connect(RedisOption redis) {
+        return connect(redis, null);
+    }
+
+    /**
+     * Connects to the chosen backend for leases of {@code ttl}. On ZooKeeper the session, which
+     * frees the lock when this process can no longer keep it (dead, paused, cut off), is asked
+     * for with the ttl as its timeout, so the lock frees itself after about the ttl as on the other
+     * backends; the servers may clamp it to their [minSessionTimeout, maxSessionTimeout], and the
+     * lease's local deadline is the earlier of the ttl and what the session grants either way (so
+     * the command is stopped before the servers can expire the session and let another command
+     * start).
+     *
+     * @param ttl the lease's ttl, or null for the backend's default session
+     * @throws ParameterException if the options do not fit together, the endpoints are malformed,
+     *                            or the ttl is longer than a ZooKeeper session may be
+     * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
+     */
+    Connected connect(RedisOption redis, Duration ttl) {
         if (backend != Backend.redis && spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
             // Contradictory options: the user may believe the lock is taken on that Redis.
             throw new ParameterException(spec.commandLine(), "--redis is for --backend redis; with --backend "
@@ -69,7 +91,7 @@ final class BackendOption {
         }
         return switch (backend) {
             case redis -> connectRedis(redis);
-            case zookeeper -> connectZooKeeper();
+            case zookeeper -> connectZooKeeper(ttl);
             case etcd -> connectEtcd();
         };
     }
@@ -83,12 +105,20 @@ final class BackendOption {
         return new Connected(client, client::inspect);
     }
 
-    private Connected connectZooKeeper() {
+    private Connected connectZooKeeper(Duration ttl) {
         if (endpoints == null || endpoints.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--backend zookeeper needs --endpoints"
                     + " host:port[,host:port...][/chroot]");
         }
         ZooKeeperLocks.Builder builder = ZooKeeperLocks.builder();
+        if (ttl != null) {
+            if (ttl.compareTo(MAX_ZOOKEEPER_SESSION) > 0) {
+                throw new ParameterException(spec.commandLine(), "--ttl must be at most "
+                        + Durations.format(MAX_ZOOKEEPER_SESSION) + " with --backend zookeeper: the lock lives as long"
+                        + " as the ZooKeeper session, which is at most that long; was " + Durations.format(ttl));
+            }
+            builder.sessionTimeout(ttl);
+        }
         String digest = System.getenv(ZOOKEEPER_DIGEST_ENV_VAR);
         if (digest != null) {
             int colon = digest.indexOf(':');

@@ -129,18 +129,31 @@ final class LockedRun {
         return lease;
     }
 
+    /**
+     * How long the lease lives without a renewal: the ttl, or less when the backend grants less (a
+     * ZooKeeper session: the engine's local deadline is the earlier of the two). The SIGTERM and
+     * SIGKILL margins are fractions of it, so the command is stopped before the shorter one ends.
+     */
+    private Duration lifetime(Lease lease) {
+        Duration left = lease.remaining();
+        Duration ttl = lock.options().ttl();
+        // A lease all but gone keeps the ttl's margins, which stop the command at once.
+        return left.compareTo(ttl) < 0 && left.compareTo(RunCommand.MIN_TTL.dividedBy(10)) > 0 ? left : ttl;
+    }
+
     private int runUnder(Lease lease) {
+        Duration lifetime = lifetime(lease);
         // Closed before the lock is released: what the command left in its group dies first.
         try (ChildProcess started = ChildProcess.start(command, Map.of(
                         LOCK_VARIABLE, lease.lockName(),
                         TOKEN_VARIABLE, Long.toString(lease.token())),
-                LifelineFeed.following(lease, lock.options().ttl(), grace), this::say)) {
+                LifelineFeed.following(lease, lifetime, grace), this::say)) {
             child = started;
             if (signalled) {
                 started.terminate(grace); // the shutdown hook ran before it could see the command
             }
             int exitCode;
-            try (LeaseWatch watch = new LeaseWatch(lease, lock.options().ttl(), grace,
+            try (LeaseWatch watch = new LeaseWatch(lease, lifetime, grace,
                     loss -> onLeaseLoss(started, loss))) {
                 watch.start();
                 exitCode = started.awaitExit();

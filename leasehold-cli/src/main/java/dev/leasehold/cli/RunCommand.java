@@ -76,7 +76,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--ttl", paramLabel = "DURATION", defaultValue = "30s",
             description = "Lease time, renewed every ttl/3 while CMD runs; if CMD's host dies, the lock "
-                    + "frees itself after this (default: ${DEFAULT-VALUE}).")
+                    + "frees itself after this (default: ${DEFAULT-VALUE}). With --backend zookeeper it is also "
+                    + "the session timeout asked for (at most 10m); the lease then lasts the shorter of the ttl "
+                    + "and what the session grants, and is renewed more often if that is shorter.")
     private Duration ttl;
 
     @Option(names = "--wait", paramLabel = "DURATION",
@@ -104,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         validate();
-        try (BackendOption.Connected connected = backend.connect(redis)) {
+        try (BackendOption.Connected connected = backend.connect(redis, ttl)) {
             return new LockedRun(connected.inspect(), lock(connected.client()), command, grace, wait, quiet, spec.commandLine().getErr())
                     .execute();
         }

@@ -73,8 +73,27 @@ final class ManagedLease implements Lease {
         this.timeouts = lock.timeouts();
         this.onEnd = onEnd;
         this.holdUntilNanos = options.holdAtLeast().map(hold -> sentAtNanos + hold.toNanos());
-        this.lifecycle = new LeaseLifecycle(sentAtNanos + options.ttl().minus(options.drift()).toNanos());
+        this.lifecycle = new LeaseLifecycle(sentAtNanos + localLifetimeNanos(protocol, holder, sentAtNanos, options.ttl()));
         this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts, engine.events());
+    }
+
+    /**
+     * How long after {@code sentAtNanos} a lease confirmed by the backend stays valid locally: the
+     * shorter of {@code ttl} and what the backend itself grants ({@link LockProtocol#grantedFor}),
+     * minus that duration's drift.
+     */
+    static long localLifetimeNanos(LockProtocol protocol, String holder, long sentAtNanos, Duration ttl) {
+        Duration lifetime = grantedLifetime(protocol, holder, sentAtNanos, ttl);
+        return lifetime.minus(LockOptions.drift(lifetime)).toNanos();
+    }
+
+    /** The shorter of {@code ttl} and the backend's grant (never negative). */
+    static Duration grantedLifetime(LockProtocol protocol, String holder, long sentAtNanos, Duration ttl) {
+        Duration granted = protocol.grantedFor(holder, sentAtNanos);
+        if (granted == null || granted.compareTo(ttl) >= 0) {
+            return ttl;
+        }
+        return granted.isNegative() ? Duration.ZERO : granted;
     }
 
     /** Starts the watchdog and the deadline check; called once, right after construction. */
@@ -175,7 +194,8 @@ final class ManagedLease implements Lease {
 
     /**
      * One {@link LockProtocol#renew} call, flushed at once, and the local deadline moved to
-     * {@code send time + ttl - drift(ttl)} only after the server said yes (see
+     * {@code send time + ttl - drift(ttl)} (or less, if the backend grants less:
+     * {@link LockProtocol#grantedFor}) only after the server said yes (see
      * {@link LeaseLifecycle#extend}: only forward, only while still HELD and before the deadline).
      */
     @Override
@@ -197,7 +217,7 @@ final class ManagedLease implements Lease {
             }
             if (!extended) {
                 markLost(LossReason.REFUSED, "an extension found another holder or no key");
-            } else if (!lifecycle.extend(sentAt + ttl.minus(LockOptions.drift(ttl)).toNanos(), System.nanoTime())) {
+            } else if (!lifecycle.extend(sentAt + localLifetimeNanos(protocol, holder, sentAt, ttl), System.nanoTime())) {
                 // Ended meanwhile, past the deadline, or the lease already lasts longer: isValid tells which.
                 isValid();
             }

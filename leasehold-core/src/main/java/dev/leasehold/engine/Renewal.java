@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The watchdog and deadline check of one lease, run on the client's {@link RenewalScheduler}.
  *
  * <p>Each tick first checks the local deadline (and declares the lease lost when it passed), then,
- * in watchdog mode, queues one renewal unless one is still in flight; renewals due together are
+ * in watchdog mode, queues one renewal unless one is still in flight (renewals fall a third of the
+ * ttl apart, or a third of what the backend granted if that is shorter); renewals due together are
  * sent as one batch. The next tick falls at the
  * earlier of one renewal period and the deadline, so a lease whose renewals hang is still
  * declared lost on time. In fixed-lease mode the only tick is the deadline itself.
@@ -36,7 +37,11 @@ final class Renewal {
 
     private final long periodNanos;
     private final long gridNanos;
-    private final long ttlMinusDriftNanos;
+    /**
+     * A third of the lease's local lifetime as of its last grant or renewal: shorter than
+     * {@link #periodNanos} when the backend grants less than the ttl ({@link LockProtocol#grantedFor}).
+     */
+    private volatile long grantedPeriodNanos;
     private final long renewUntilNanos;
     private final CallTimeouts timeouts;
     private final AtomicBoolean inFlight = new AtomicBoolean();
@@ -53,7 +58,8 @@ final class Renewal {
         this.options = options;
         this.periodNanos = options.renewalPeriod().toNanos();
         this.gridNanos = Math.max(1, Math.min(MAX_GRID_NANOS, periodNanos / 8));
-        this.ttlMinusDriftNanos = options.ttl().minus(options.drift()).toNanos();
+        this.grantedPeriodNanos = ManagedLease.grantedLifetime(protocol, lease.holder(), acquiredAtNanos,
+                options.ttl()).toNanos() / 3;
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.timeouts = timeouts;
         this.events = events;
@@ -117,7 +123,10 @@ final class Renewal {
                         events.renewalFailed();
                         logFailure(error);
                     } else if (extended) {
-                        if (!lease.lifecycle().extend(sentAt + ttlMinusDriftNanos, System.nanoTime())) {
+                        grantedPeriodNanos = ManagedLease.grantedLifetime(protocol, lease.holder(), sentAt,
+                                options.ttl()).toNanos() / 3;
+                        if (!lease.lifecycle().extend(sentAt + ManagedLease.localLifetimeNanos(protocol,
+                                lease.holder(), sentAt, options.ttl()), System.nanoTime())) {
                             // Too late (the deadline passed while the answer travelled) or already ended.
                             lease.isValid();
                         }
@@ -142,11 +151,12 @@ final class Renewal {
     private void scheduleNext(long now) {
         long deadline = lease.lifecycle().deadlineNanos();
         long untilDeadline = deadline - now;
+        long period = Math.max(1, Math.min(periodNanos, grantedPeriodNanos));
         RenewalScheduler.Timer scheduled = null;
-        if (options.isWatchdog() && periodNanos < untilDeadline) {
+        if (options.isWatchdog() && period < untilDeadline) {
             // Round the renewal up to a grid shared by every lease of the client: renewals that
             // fall due together share one timer event and leave in one batch.
-            long due = now + periodNanos;
+            long due = now + period;
             long aligned = Math.floorDiv(due + gridNanos - 1, gridNanos) * gridNanos;
             if (aligned - deadline < 0) {
                 scheduled = scheduler.scheduleOnGrid(tick, aligned);

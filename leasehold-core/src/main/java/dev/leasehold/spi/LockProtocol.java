@@ -75,6 +75,23 @@ public interface LockProtocol {
      */
     CompletableFuture<Boolean> renew(String name, String holder, Duration ttl);
 
+    /**
+     * How long the backend itself grants the lease of {@code holder}, counted from
+     * {@code sentAtNanos} ({@link System#nanoTime()}), the send time of the acquire attempt or
+     * renewal of it that the backend has just confirmed; {@code null} (the default) when the ttl
+     * alone bounds the lease on the backend. A backend whose lease lives as long as something
+     * shorter than the ttl (a ZooKeeper session, an etcd lease's TTL) reports it here. The engine
+     * makes the lease's local deadline the earlier of {@code sentAtNanos + ttl} and
+     * {@code sentAtNanos + grant}, each minus its {@link dev.leasehold.LockOptions#drift(Duration)
+     * drift}, and renews at a third of the shorter of the two, so the local deadline never outlasts
+     * what the backend grants: a paused or cut-off holder is told before another client can be
+     * granted the lock. Called after every grant and every successful renewal (or extension), on
+     * any thread; must not block.
+     */
+    default Duration grantedFor(String holder, long sentAtNanos) {
+        return null;
+    }
+
     /** Sends the renewals buffered since the last call, if the backend buffers them. */
     default void flushRenewals() {
     }

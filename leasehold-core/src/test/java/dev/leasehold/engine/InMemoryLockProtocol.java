@@ -35,6 +35,8 @@ class InMemoryLockProtocol implements LockProtocol {
     private boolean holdingReplies;
     private boolean holdingRenewals;
     private boolean failingRenewals;
+    /** What the backend itself grants per confirmation (a session), or null: only the ttl. */
+    private volatile Duration granted;
     private int acquireRepliesToLose;
     private int abandonsToRefuse;
     private final AtomicInteger acquireCalls = new AtomicInteger();
@@ -118,6 +120,16 @@ class InMemoryLockProtocol implements LockProtocol {
     }
 
     /** Renewal replies are kept back until {@link #resumeReplies()}; the renewals themselves take effect. */
+    /** Makes the backend grant every lease only {@code granted} from each confirmation, as a session would. */
+    void grantOnly(Duration granted) {
+        this.granted = granted;
+    }
+
+    @Override
+    public Duration grantedFor(String holder, long sentAtNanos) {
+        return granted;
+    }
+
     synchronized void holdRenewals() {
         holdingRenewals = true;
     }

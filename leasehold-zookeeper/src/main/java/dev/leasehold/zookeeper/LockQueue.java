@@ -2,6 +2,8 @@ package dev.leasehold.zookeeper;
 
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.engine.HolderIds;
+import dev.leasehold.spi.QueueEntry;
+import dev.leasehold.spi.QueueRule;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -46,16 +48,12 @@ public record LockQueue(String name, List<Entry> entries) {
         List<NodeName> queue = children.stream().map(NodeName::parse).flatMap(Optional::stream)
                 .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
         List<Entry> entries = new ArrayList<>();
+        List<QueueEntry> asEntries = queue.stream().map(NodeName::entry).toList();
         for (int i = 0; i < queue.size(); i++) {
             NodeName node = queue.get(i);
-            QueueRule rule = switch (node.kind()) {
-                case NodeName.READ -> new QueueRule.Read();
-                case NodeName.PERMIT -> new QueueRule.Permit(node.permits());
-                default -> new QueueRule.Exclusive(dev.leasehold.spi.Admission.SHARED);
-            };
             boolean holds;
             try {
-                holds = rule.decide(name, queue, i).granted();
+                holds = QueueRule.decide(name, asEntries, i).granted();
             } catch (PermitsMismatchException mixed) {
                 holds = false;
             }

@@ -1,5 +1,6 @@
 package dev.leasehold.zookeeper;
 
+import dev.leasehold.spi.QueueEntry;
 import org.apache.curator.framework.imps.ProtectedUtils;
 
 import java.util.Optional;
@@ -27,6 +28,15 @@ record NodeName(char kind, int permits, String holder, long sequence, String nod
     static final char READ = 'r';
     static final char PERMIT = 's';
     private static final int SEQUENCE_DIGITS = 10;
+
+    /** This node as core's {@link dev.leasehold.spi.QueueRule} sees it. */
+    QueueEntry entry() {
+        return switch (kind) {
+            case READ -> QueueEntry.read();
+            case PERMIT -> QueueEntry.permit(permits);
+            default -> QueueEntry.exclusive();
+        };
+    }
 
     /** The name to create (the server appends the sequence). */
     static String prefix(char kind, int permits, String holder) {

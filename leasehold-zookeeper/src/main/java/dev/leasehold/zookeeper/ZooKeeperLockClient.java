@@ -33,18 +33,22 @@ import java.util.concurrent.TimeoutException;
  * <p><b>What it guarantees.</b> A lock is a queue of ephemeral sequential nodes in one directory
  * per lock name; the ensemble orders them by consensus, so the holder is the one a majority of
  * servers agreed on, and a leader failover loses no lock. Each waiter watches only the node ahead
- * of it (the semaphore, blocked by the count, watches the directory). A lease is lost when the
- * session is lost, or suspended for a sixth of the session timeout (see {@link SessionWatch}):
- * {@link dev.leasehold.Lease#lost()} completes then, before the servers can expire the session and
- * give the lock to another client. The ttl of {@link LockOptions} still applies (the client deletes
- * a node whose lease was not renewed within its ttl), so a fixed lease ends on time.
+ * of it (the semaphore, blocked by the count, watches the directory). Every grant and every renewal
+ * goes through the leader (the acquire's {@code create}, or a {@code sync} before the read), so a
+ * server cut off from its quorum cannot keep a lease alive, and a lease's local deadline is the
+ * earlier of its ttl and what the quorum still grants the session ({@link SessionGrant}: at least a
+ * third of the session timeout, more when renewals confirm it), so it never outlasts the session on the
+ * leader, whatever the ensemble's {@code syncLimit}. A lease is also lost when the session is lost,
+ * or suspended for a sixth of the session timeout (see {@link SessionWatch}). The ttl of
+ * {@link LockOptions} still applies (the client deletes a node whose lease was not renewed within
+ * its ttl), so a fixed lease ends on time.
  *
  * <p><b>Fencing tokens.</b> A lease's token is the czxid of its node: the zxid of the transaction
  * that created it. Zxids increase strictly across the whole ensemble (they carry the leader's epoch
  * in their high 32 bits, so a new leader's exceed the old one's). Every kind of one name queues in
- * the same directory and every kind waits for the exclusive nodes ahead of it, so an exclusive
- * holder (mutex, fair, write) is always at the head: every lease granted before it came from an
- * older node, and its token exceeds every token issued earlier for that name.
+ * the same directory, and core's {@link dev.leasehold.spi.QueueRule} grants a node only once every
+ * older node is granted: the granted nodes are a prefix of the queue, so a lease's token exceeds
+ * every token granted before it for that name, whatever the kinds.
  *
  * <p><b>What consensus does not fix.</b> A holder paused past its session (GC, SIGSTOP) still
  * believes it holds the lock when it wakes; another client may hold it by then. Pass the token
@@ -53,8 +57,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Kinds: {@link #lock} (one acquisition per client reaches the server at a time), {@link #fairLock}
  * (every acquisition queues on the server: granted in the ensemble's order), {@link #readWriteLock}
  * (a reader waits for every writer ahead, so waiting writers are not starved) and
- * {@link #semaphore}. On ZooKeeper all kinds of one name share one queue: an exclusive lease
- * excludes every other lease of the name, semaphore permits included.
+ * {@link #semaphore}. Which kinds exclude each other is the same on every backend: an exclusive
+ * lease excludes the other exclusive and the read leases of the name, readers share, permits share
+ * up to their number, and the lock family and the semaphore family of one name do not exclude each
+ * other (but queue in one arrival order, so a waiting permit delays a later mutex of the name).
  */
 public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Source {
 
@@ -65,6 +71,8 @@ public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Sour
     private final ScheduledExecutorService timers;
     private final SessionWatch session;
     private final NodeExpiry expiry;
+    private final SessionGrant grants;
+    private final boolean localRenewals;
     private final ZooKeeperProtocol mutex;
     private final ZooKeeperProtocol fair;
     private final ZooKeeperProtocol reader;
@@ -75,9 +83,13 @@ public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Sour
     private final ZooKeeperLeaderRecords leaderRecords;
     private volatile boolean closed;
 
-    /** @param acls the digest user's ACLs every lock directory must carry, or null without digest authentication */
+    /**
+     * @param acls          the digest user's ACLs every lock directory must carry, or null without digest authentication
+     * @param localRenewals the defect kept for the fault suite ({@link ZooKeeperLocks.Builder#unsafeLocalRenewals})
+     */
     ZooKeeperLockClient(CuratorFramework curator, boolean ownsCurator, String ensemble, Duration sessionTimeout,
-                        LeaseEngine.Settings settings, DigestAcls acls) {
+                        LeaseEngine.Settings settings, DigestAcls acls, boolean localRenewals) {
+        this.localRenewals = localRenewals;
         this.curator = curator;
         this.acls = acls;
         this.ownsCurator = ownsCurator;
@@ -93,11 +105,19 @@ public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Sour
         this.timers = executor;
         this.session = new SessionWatch(curator, timers, sessionTimeout);
         this.expiry = new NodeExpiry(timers);
+        this.grants = new SessionGrant(session::sessionTimeout, () -> {
+            try {
+                return curator.getZookeeperClient().getZooKeeper().getSessionId();
+            } catch (Exception notConnected) {
+                return 0;
+            }
+        });
+        EnsembleCheck.check(curator.getZookeeperClient().getCurrentConnectionString(), session.sessionTimeout(), grants);
         curator.getConnectionStateListenable().addListener(session);
-        this.mutex = protocol("lock", new QueueRule.Exclusive(Admission.EXCLUSIVE));
-        this.fair = protocol("fair_lock", new QueueRule.Exclusive(Admission.SHARED));
-        this.reader = protocol("read", new QueueRule.Read());
-        this.writer = protocol("write", new QueueRule.Exclusive(Admission.EXCLUSIVE));
+        this.mutex = protocol("lock", NodeKind.exclusive(Admission.EXCLUSIVE));
+        this.fair = protocol("fair_lock", NodeKind.exclusive(Admission.SHARED));
+        this.reader = protocol("read", NodeKind.read());
+        this.writer = protocol("write", NodeKind.exclusive(Admission.EXCLUSIVE));
         this.leaderRecords = new ZooKeeperLeaderRecords(curator, ensemble);
     }
 
@@ -110,8 +130,8 @@ public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Sour
         return leaderRecords;
     }
 
-    private ZooKeeperProtocol protocol(String kind, QueueRule rule) {
-        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry, acls);
+    private ZooKeeperProtocol protocol(String kind, NodeKind rule) {
+        return new ZooKeeperProtocol(curator, ensemble, kind, rule, session, expiry, grants, localRenewals, acls);
     }
 
     @Override
@@ -166,7 +186,7 @@ public final class ZooKeeperLockClient implements LockClient, LeaderRecords.Sour
         Args.lockName(name);
         Args.permits(permits);
         // One protocol per number of permits: the engine's local queues and Java views are per protocol.
-        ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol("semaphore", new QueueRule.Permit(count)));
+        ZooKeeperProtocol permit = semaphores.computeIfAbsent(permits, count -> protocol("semaphore", NodeKind.permit(count)));
         return new EngineSemaphore(engine.lock(name, options, permit), permits, () -> available(name, permits));
     }
 

@@ -7,6 +7,7 @@ import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.QueueRule;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
@@ -30,25 +31,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One lock kind on a ZooKeeper ensemble, the {@link QueueRule} deciding: the same few calls serve
- * mutex, fair lock, read and write locks and semaphore permits, as Curator's {@code LockInternals}
- * serves its recipes.
+ * One lock kind on a ZooKeeper ensemble, core's {@link QueueRule} deciding over the name's nodes:
+ * the same few calls serve mutex, fair lock, read and write locks and semaphore permits, as
+ * Curator's {@code LockInternals} serves its recipes.
  *
  * <p><b>Acquire.</b> An acquisition's first attempt creates its ephemeral sequential node in the
  * name's directory (Curator's protected mode: if the reply is lost, the retry finds the node by its
  * protection id instead of creating a second one), then lists the directory and applies the rule:
- * two round trips when the lock is free. Later attempts reuse the node: one listing, plus one
- * {@code exists} watch on the node the rule names when still blocked. The watch is the attempt's
- * own wake ({@link Attempt.Held#wake()}); the engine's re-check timer covers a lost watch. The
- * token is the node's czxid.
+ * two round trips when the lock is free. Later attempts reuse the node: a {@code sync} (so the
+ * listing is the leader's view, not that of a server cut off from it), one listing, and, when
+ * still blocked, one watch on the node the rule names (or on the directory), kept across re-checks
+ * that find the same blocker. The watch is the attempt's own wake ({@link Attempt.Held#wake()});
+ * the engine's re-check timer covers a lost watch. The token is the node's czxid.
  *
- * <p><b>Lease.</b> Liveness is the session ({@link SessionWatch}: the lease's loss signal), and
- * the ttl is kept by {@link NodeExpiry}: a renewal checks (one {@code exists}) that the node is
- * still there and the session connected, and moves the node's expiry to its send time plus the
- * ttl. <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding
- * it by the holder id in its name if the create's reply never came. A release within
- * hold-at-least leaves a {@link KeptMarker} in the node's place (one {@code multi}), which every
- * attempt honours as a holder at the head of the queue until it ends by the server's clock.
+ * <p><b>Lease.</b> Liveness is the session as the leader sees it: a renewal is a {@code sync} then
+ * an {@code exists} that finds the node still this session's, and {@link #grantedFor} caps the
+ * local deadline at what the quorum still grants the session ({@link SessionGrant}); the session's
+ * own trouble is the lease's loss signal ({@link SessionWatch}). The ttl is kept by
+ * {@link NodeExpiry}: a renewal moves the node's expiry to its send time plus the ttl.
+ * <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding it by
+ * the holder id in its name if the create's reply never came. A release within hold-at-least
+ * leaves a {@link KeptMarker} in the node's place (one {@code multi}), which every attempt honours
+ * as a holder at the head of the queue until it ends by the server's clock.
  */
 final class ZooKeeperProtocol implements LockProtocol {
 
@@ -68,12 +72,21 @@ final class ZooKeeperProtocol implements LockProtocol {
     private record LiveMarker(KeptMarker marker, long endMillis) {
     }
 
+    /** A watch set on {@code path}; {@code wake} completes when it fires. */
+    private record PendingWatch(String path, CompletableFuture<Wake> wake) {
+    }
+
     private final CuratorFramework curator;
     private final String ensemble;
     private final String kind;
-    private final QueueRule rule;
+    private final NodeKind rule;
     private final SessionWatch session;
     private final NodeExpiry expiry;
+    private final SessionGrant grants;
+    /** The defect kept for the fault suite's proof ({@link ZooKeeperLocks.Builder#unsafeLocalRenewals}). */
+    private final boolean localRenewals;
+    /** Holder id to the watch its waiting acquisition has in place, so a re-check does not add another. */
+    private final Map<String, PendingWatch> watches = new ConcurrentHashMap<>();
     /** The digest user's ACLs a lock directory must carry, or null without digest authentication. */
     private final DigestAcls acls;
     /** Holder id to its node, for every acquisition of this kind of this client that has one. */
@@ -85,8 +98,10 @@ final class ZooKeeperProtocol implements LockProtocol {
      * @param kind the lock kind's meter tag ({@link LockProtocol#kind()})
      * @param acls the digest user's ACLs, or null without digest authentication
      */
-    ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, QueueRule rule, SessionWatch session,
-                      NodeExpiry expiry, DigestAcls acls) {
+    ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, NodeKind rule, SessionWatch session,
+                      NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls) {
+        this.grants = grants;
+        this.localRenewals = localRenewals;
         this.acls = acls;
         this.curator = curator;
         this.ensemble = ensemble;
@@ -114,8 +129,32 @@ final class ZooKeeperProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         OwnNode own = nodes.get(request.holder());
-        CompletableFuture<OwnNode> node = own != null ? CompletableFuture.completedFuture(own) : create(request);
-        return node.thenCompose(created -> evaluate(request, created, true));
+        if (own == null) {
+            // The create goes through the leader, and the listing after it reflects the create.
+            return create(request).thenCompose(created -> evaluate(request, created, true));
+        }
+        // A listing alone is the answering server's view, which a server cut off from its leader
+        // keeps serving: the sync brings it up to date with the leader first (or fails).
+        CompletableFuture<Void> synced = localRenewals ? CompletableFuture.completedFuture(null)
+                : sync(LockPaths.directory(request.name()), "the acquire of '" + request.name() + "'");
+        return synced.thenCompose(ignored -> evaluate(request, own, true));
+    }
+
+    /**
+     * ZooKeeper's {@code sync}: completes once the server this client talks to has caught up with
+     * the leader as of the moment the leader processed it, so that this session's next read sees
+     * every change committed before; fails if the leader cannot be reached (a server cut off from
+     * its quorum never completes it, and drops the connection when it gives up on its leader).
+     */
+    private CompletableFuture<Void> sync(String path, String operation) {
+        CompletableFuture<Void> synced = new CompletableFuture<>();
+        call(synced, operation, callback -> curator.sync().inBackground(callback).forPath(path), event -> {
+            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
+                throw ZooKeeperErrors.of(ensemble, operation, code(event));
+            }
+            return null;
+        });
+        return synced;
     }
 
     private CompletableFuture<OwnNode> create(AcquireRequest request) {
@@ -175,75 +214,127 @@ final class ZooKeeperProtocol implements LockProtocol {
      */
     private CompletableFuture<Attempt> evaluate(AcquireRequest request, OwnNode own, boolean mayRecreate) {
         String directory = LockPaths.directory(request.name());
-        String operation = "the acquire of '" + request.name() + "'";
-        CompletableFuture<Wake> childrenChanged = new CompletableFuture<>();
+        return list(directory, "the acquire of '" + request.name() + "'", null)
+                .thenCompose(queue -> decide(request, own, mayRecreate, queue, null));
+    }
+
+    /** The children of {@code directory}; with {@code changed}, also a children watch that completes it. */
+    private CompletableFuture<List<String>> list(String directory, String operation, CompletableFuture<Wake> changed) {
         CompletableFuture<List<String>> listed = new CompletableFuture<>();
-        boolean watchDirectory = rule instanceof QueueRule.Permit;
-        call(listed, operation, callback -> watchDirectory
+        call(listed, operation, callback -> changed != null
                 ? curator.getChildren().usingWatcher((CuratorWatcher)
-                        event -> childrenChanged.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
+                        event -> changed.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
                 : curator.getChildren().inBackground(callback).forPath(directory), event -> {
                     if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
                         throw ZooKeeperErrors.of(ensemble, operation, code(event));
                     }
                     return event.getChildren() == null ? List.<String>of() : event.getChildren();
                 });
-        return listed.thenCompose(children -> liveMarkers(directory, children, own, operation).thenCompose(kept -> {
-            List<NodeName> queue = children.stream().map(NodeName::parse).flatMap(Optional::stream)
-                    .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
-            String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
-            int mine = indexOf(queue, ownName);
-            if (mine < 0) {
-                nodes.remove(request.holder(), own);
-                if (abandoned.contains(request.holder())) {
-                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
-                            + request.name() + "' was abandoned"));
-                }
-                if (!mayRecreate) {
-                    return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
-                            + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
-                }
-                return create(request).thenCompose(created -> evaluate(request, created, false));
+        return listed;
+    }
+
+    /** The lease nodes among {@code children}, in sequence order (markers and strangers left out). */
+    private static List<NodeName> queueOf(List<String> children) {
+        return children.stream().map(NodeName::parse).flatMap(Optional::stream)
+                .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
+    }
+
+    /**
+     * Applies {@link QueueRule} to {@code queue}. A blocked acquisition watches the one node the rule
+     * names, or the whole directory; a watch it already has in place for the same node (or the
+     * directory) is reused, so re-checks never pile up watchers.
+     *
+     * A live {@link KeptMarker} stands at the head of the queue, ahead of every node, until it ends:
+     * an acquisition it blocks tries again at its end (or when the directory changes).
+     *
+     * @param childrenChanged the wake of the children watch that the listing of {@code children} set, or null
+     */
+    private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
+                                              List<String> children, CompletableFuture<Wake> childrenChanged) {
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
+        return liveMarkers(directory, children, own, operation).thenCompose(kept ->
+                decide(request, own, mayRecreate, queueOf(children), kept, childrenChanged));
+    }
+
+    private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
+                                              List<NodeName> queue, List<LiveMarker> kept,
+                                              CompletableFuture<Wake> childrenChanged) {
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
+        String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
+        int mine = indexOf(queue, ownName);
+        if (mine < 0) {
+            nodes.remove(request.holder(), own);
+            if (abandoned.contains(request.holder())) {
+                return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                        + request.name() + "' was abandoned"));
             }
-            // A kept lease stands at the head of the queue, ahead of every node, until its marker ends.
-            List<NodeName> withKept = new ArrayList<>();
-            kept.forEach(live -> withKept.add(live.marker().stand()));
-            withKept.addAll(queue);
-            QueueRule.Decision decision;
-            try {
-                decision = rule.decide(request.name(), withKept, mine + kept.size());
-            } catch (LeaseholdException refused) {
-                // Nothing may stay taken: the node goes before the caller hears of the refusal.
-                nodes.remove(request.holder(), own);
-                return delete(own.path(), operation).handle((ignored, error) -> {
-                    throw new CompletionException(refused);
-                });
+            if (!mayRecreate) {
+                return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
+                        + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
             }
-            if (decision.granted()) {
-                if (abandoned.contains(request.holder())) {
-                    // Granted after the acquisition was given up: nobody will hold this lease.
-                    deleteQuietly(request.holder());
-                    return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
-                            + request.name() + "' was abandoned"));
-                }
-                return CompletableFuture.completedFuture(grant(request, own));
+            return create(request).thenCompose(created -> evaluate(request, created, false));
+        }
+        List<NodeName> withKept = new ArrayList<>();
+        kept.forEach(live -> withKept.add(live.marker().stand()));
+        withKept.addAll(queue);
+        QueueRule.Decision decision;
+        try {
+            decision = QueueRule.decide(request.name(), withKept.stream().map(NodeName::entry).toList(),
+                    mine + kept.size());
+        } catch (LeaseholdException refused) {
+            // Nothing may stay taken: the node goes before the caller hears of the refusal.
+            nodes.remove(request.holder(), own);
+            return delete(own.path(), operation).handle((ignored, error) -> {
+                throw new CompletionException(refused);
+            });
+        }
+        if (decision.granted()) {
+            if (abandoned.contains(request.holder())) {
+                // Granted after the acquisition was given up: nobody will hold this lease.
+                deleteQuietly(request.holder());
+                return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
+                        + request.name() + "' was abandoned"));
             }
-            if (!kept.isEmpty() && (decision.watch() == null || queue.indexOf(decision.watch()) < 0)) {
-                // Blocked by a marker (or, for a permit, perhaps by one): try again when the first ends.
-                long first = kept.stream().mapToLong(LiveMarker::endMillis).min().orElseThrow();
-                long waitMillis = Math.max(1, first - own.serverNowMillis() + 1);
-                CompletableFuture<Wake> ended = new CompletableFuture<>();
-                CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS).execute(() -> ended.complete(Wake.RETRY));
+            return CompletableFuture.completedFuture(grant(request, own));
+        }
+        if (!kept.isEmpty() && (decision.watchesWholeQueue() || decision.watch() < kept.size())) {
+            // Blocked by a marker (or, for a permit, perhaps by one): try again when the first ends.
+            long first = kept.stream().mapToLong(LiveMarker::endMillis).min().orElseThrow();
+            long waitMillis = Math.max(1, first - own.serverNowMillis() + 1);
+            CompletableFuture<Wake> ended = new CompletableFuture<>();
+            CompletableFuture.delayedExecutor(waitMillis, TimeUnit.MILLISECONDS).execute(() -> ended.complete(Wake.RETRY));
+            if (childrenChanged != null) {
                 childrenChanged.thenAccept(ended::complete);
-                return CompletableFuture.completedFuture(new Attempt.Held(Duration.ofMillis(waitMillis), ended));
             }
-            if (decision.watch() == null) {
-                return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged));
+            return CompletableFuture.completedFuture(new Attempt.Held(Duration.ofMillis(waitMillis), ended));
+        }
+        String watched = decision.watchesWholeQueue() ? directory
+                : directory + "/" + withKept.get(decision.watch()).node();
+        if (childrenChanged != null) {
+            watches.put(request.holder(), new PendingWatch(directory, childrenChanged));
+            return CompletableFuture.completedFuture(new Attempt.Held(null, childrenChanged.copy()));
+        }
+        PendingWatch pending = watches.get(request.holder());
+        if (pending != null && pending.path().equals(watched) && !pending.wake().isDone()) {
+            // A re-check that finds the same blocker: the watch set before still stands. Each
+            // attempt gets its own copy, which the engine may cancel once it is done waiting.
+            return CompletableFuture.completedFuture(new Attempt.Held(null, pending.wake().copy()));
+        }
+        if (decision.watchesWholeQueue()) {
+            // Listed again with a watch: a change between the two listings is then not missed.
+            CompletableFuture<Wake> changed = new CompletableFuture<>();
+            return list(directory, operation, changed)
+                    .thenCompose(again -> decide(request, own, mayRecreate, again, changed));
+        }
+        return watch(watched, operation).thenCompose(wake -> {
+            if (wake == null) {
+                return evaluate(request, own, mayRecreate);
             }
-            return watch(directory + "/" + decision.watch().node(), operation).thenCompose(wake -> wake == null
-                    ? evaluate(request, own, mayRecreate)
-                    : CompletableFuture.completedFuture(new Attempt.Held(null, wake)));
-        }));
+            watches.put(request.holder(), new PendingWatch(watched, wake));
+            return CompletableFuture.completedFuture(new Attempt.Held(null, wake.copy()));
+        });
     }
 
     /**
@@ -271,7 +362,7 @@ final class ZooKeeperProtocol implements LockProtocol {
                 }
                 long end = KeptMarker.endMillis(event.getStat().getCtime(), event.getData());
                 if (end <= own.serverNowMillis()) {
-                    deleteQuietly(path, event.getStat().getVersion());
+                    deleteMarkerQuietly(path, event.getStat().getVersion());
                     return null;
                 }
                 return new LiveMarker(marker, end);
@@ -293,6 +384,9 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     private Attempt grant(AcquireRequest request, OwnNode own) {
         String holder = request.holder();
+        watches.remove(holder);
+        // The grant went through the leader (the create, or the sync before the listing).
+        grants.confirmed(request.stamp());
         CompletableFuture<String> lossSignal = session.register(holder);
         // A lease lost with the session still connected later (suspended too long) leaves its node: delete it.
         lossSignal.thenRun(() -> deleteQuietly(holder));
@@ -322,8 +416,12 @@ final class ZooKeeperProtocol implements LockProtocol {
     }
 
     /**
-     * One {@code exists} on the holder's node, refused at once while the connection is suspended;
-     * on success the node's expiry moves to the send time plus {@code ttl}.
+     * A renewal that proves the quorum still knows the session: a {@code sync} (which the server
+     * forwards to the leader, and which a server cut off from its quorum cannot complete), then an
+     * {@code exists} on the holder's node, which must still be there and be this session's
+     * ephemeral node. Refused at once while the connection is suspended. On success the node's
+     * expiry moves to the send time plus {@code ttl}, and {@link #grantedFor} tells the engine how
+     * long the session is granted ({@link SessionGrant}).
      */
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
@@ -337,23 +435,46 @@ final class ZooKeeperProtocol implements LockProtocol {
                     KeeperException.Code.CONNECTIONLOSS));
         }
         long sentAt = System.nanoTime();
-        CompletableFuture<Boolean> renewed = new CompletableFuture<>();
-        call(renewed, operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
-            if (code(event) == KeeperException.Code.NONODE || code(event) == KeeperException.Code.OK
-                    && event.getStat() == null) {
-                return false;
-            }
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
-            expiry.expireAt(holder, sentAt + ttl.toNanos(), () -> deleteQuietly(holder));
-            return expiry.pending(holder);
+        long sessionId = sessionId();
+        CompletableFuture<Void> synced = localRenewals ? CompletableFuture.completedFuture(null)
+                : sync(own.path(), operation);
+        return synced.thenCompose(ignored -> {
+            CompletableFuture<Boolean> renewed = new CompletableFuture<>();
+            call(renewed, operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
+                if (code(event) == KeeperException.Code.NONODE || code(event) == KeeperException.Code.OK
+                        && (event.getStat() == null || event.getStat().getEphemeralOwner() != sessionId)) {
+                    return false;
+                }
+                if (code(event) != KeeperException.Code.OK) {
+                    throw ZooKeeperErrors.of(ensemble, operation, code(event));
+                }
+                if (!localRenewals) {
+                    grants.confirmed(sentAt);
+                }
+                expiry.expireAt(holder, sentAt + ttl.toNanos(), () -> deleteQuietly(holder));
+                return expiry.pending(holder);
+            });
+            return renewed;
         });
-        return renewed;
+    }
+
+    /** The session granted by the quorum, from the confirmation of the grant or renewal sent at {@code sentAtNanos}. */
+    @Override
+    public Duration grantedFor(String holder, long sentAtNanos) {
+        return localRenewals ? null : grants.grantedFor(sentAtNanos);
+    }
+
+    private long sessionId() {
+        try {
+            return curator.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception notConnected) {
+            return 0;
+        }
     }
 
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        watches.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         OwnNode own = nodes.get(holder);
@@ -382,6 +503,7 @@ final class ZooKeeperProtocol implements LockProtocol {
      */
     @Override
     public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        watches.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         OwnNode own = nodes.get(holder);
@@ -409,7 +531,7 @@ final class ZooKeeperProtocol implements LockProtocol {
                     String created = event.getOpResults().get(0).getResultPath();
                     if (created != null) {
                         CompletableFuture.delayedExecutor(keepMillis, TimeUnit.MILLISECONDS)
-                                .execute(() -> deleteQuietly(created, -1));
+                                .execute(() -> deleteMarkerQuietly(created, -1));
                     }
                     return ReleaseOutcome.single(true);
                 });
@@ -442,6 +564,7 @@ final class ZooKeeperProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         abandoned.add(holder);
+        watches.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         String directory = LockPaths.directory(name);
@@ -486,7 +609,7 @@ final class ZooKeeperProtocol implements LockProtocol {
     }
 
     /** Deletes {@code path} (a marker) in the background if still at {@code version} (-1: any); a lost race is fine. */
-    private void deleteQuietly(String path, int version) {
+    private void deleteMarkerQuietly(String path, int version) {
         try {
             curator.delete().withVersion(version).inBackground().forPath(path);
         } catch (Exception closed) {

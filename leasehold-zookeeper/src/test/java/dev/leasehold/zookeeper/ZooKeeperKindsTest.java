@@ -112,15 +112,18 @@ class ZooKeeperKindsTest {
     }
 
     @Test
-    void anExclusiveLeaseExcludesEveryKindAndTokensIncreaseAcrossKinds() throws Exception {
+    void anExclusiveLeaseExcludesTheLockFamilyAndTokensIncreaseAcrossKinds() throws Exception {
         String name = name("mixed");
         ZooKeeperLockClient a = client();
         ZooKeeperLockClient b = client();
         try (Lease exclusive = a.lock(name).acquire(Duration.ofSeconds(5))) {
             assertThat(b.readWriteLock(name).readLock().tryAcquire(Duration.ofMillis(100))).isEmpty();
-            assertThat(b.semaphore(name, 5).tryAcquire(Duration.ofMillis(100))).isEmpty();
             assertThat(b.fairLock(name).tryAcquire(Duration.ofMillis(100))).isEmpty();
             assertThat(b.readWriteLock(name).writeLock().tryAcquire(Duration.ofMillis(100))).isEmpty();
+            // The semaphore family does not exclude the lock family (as on Redis), yet draws from the same order.
+            try (Lease permit = b.semaphore(name, 5).tryAcquire(Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(permit.token()).isGreaterThan(exclusive.token());
+            }
         }
         long previous = Long.MIN_VALUE;
         for (int round = 0; round < 3; round++) {
