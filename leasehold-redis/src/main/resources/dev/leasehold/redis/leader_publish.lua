@@ -3,7 +3,9 @@
 -- unless refreshed. Fenced by the token: a record of a higher term is never overwritten, so a
 -- deposed leader's late refresh cannot hide its successor. Written only while the term's lock is
 -- still held (the lock key exists and the fence still reads the term's token: the fence only
--- advances for a new holder).
+-- advances for a new holder). The fence key is made to live at least as long as the record (never
+-- shortened): it is written only at acquisitions and would otherwise expire, after the fence
+-- retention, under a term that outlasts it, and the record would then read as nobody leading.
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the fence key
@@ -29,4 +31,8 @@ end
 redis.call('del', KEYS[3])
 redis.call('hset', KEYS[3], 'token', ARGV[1], 'id', ARGV[2], 'value', ARGV[3], 'has_value', ARGV[4])
 redis.call('pexpire', KEYS[3], ARGV[5])
+local fence_ttl = redis.call('pttl', KEYS[2])
+if fence_ttl >= 0 and fence_ttl < tonumber(ARGV[5]) then
+  redis.call('pexpire', KEYS[2], ARGV[5])
+end
 return 1

@@ -2,6 +2,10 @@ package dev.leasehold.redis;
 
 import dev.leasehold.LeaderInfo;
 import dev.leasehold.Lease;
+import dev.leasehold.Leadership;
+import dev.leasehold.LeadershipListener;
+import dev.leasehold.LeadershipOptions;
+import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.spi.LeaderRecords;
 import org.junit.jupiter.api.AfterAll;
@@ -52,6 +56,30 @@ class RedisLeaderRecordsTest {
             records.clear("records", next.token()).join();
             assertThat(records.read("records").join()).isEmpty();
             second.release();
+        }
+    }
+
+    @Test
+    void aLeaderWhoseTermOutlastsTheFenceRetentionIsStillTheCurrentLeader() throws InterruptedException {
+        try (RedisLockClient client = RedisLocks.builder().uri(server.uri()).fenceRetention(Duration.ofSeconds(1))
+                .connect();
+             Leadership candidate = client.leadership("long-term", LeadershipOptions.defaults()
+                     .withLockOptions(LockOptions.watchdog(Duration.ofSeconds(1))).withLeaderId("a"))) {
+            candidate.start(new LeadershipListener() {
+                @Override
+                public void onElected(Lease term) {
+                }
+
+                @Override
+                public void onRevoked(String reason) {
+                }
+            });
+            Lease term = candidate.awaitLeadership(Duration.ofSeconds(10)).orElseThrow();
+            // Several refreshes after the fence key (written once, at the acquire) expired.
+            Thread.sleep(2_500);
+            assertThat(term.isValid()).isTrue();
+            assertThat(candidate.currentLeader()).as("the leader leads on, past the fence retention")
+                    .map(LeaderInfo::token).contains(term.token());
         }
     }
 }
