@@ -17,11 +17,18 @@
 -- ARGV[5]  ttl in milliseconds
 --
 -- Returns 1 if written, 0 if a higher term's record is stored or the term's lock is gone.
+-- Fails with 'LEASEHOLD_FOREIGN_TYPE <type> <key>', writing nothing, when the record key holds
+-- another type than a hash.
 
 if redis.call('exists', KEYS[1]) == 0 or redis.call('get', KEYS[2]) ~= ARGV[1] then
   return 0
 end
-if redis.call('type', KEYS[3])['ok'] == 'hash' then
+local record = redis.call('type', KEYS[3])['ok']
+if record ~= 'hash' and record ~= 'none' then
+  -- Some other program uses that name: its key is left untouched.
+  return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. record .. ' ' .. KEYS[3])
+end
+if record == 'hash' then
   local stored = redis.call('hget', KEYS[3], 'token')
   -- Tokens are up to 19 decimal digits: compare as strings of equal length, not as Lua numbers.
   if stored and (#stored > #ARGV[1] or (#stored == #ARGV[1] and stored > ARGV[1])) then

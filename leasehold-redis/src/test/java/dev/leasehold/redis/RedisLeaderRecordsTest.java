@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The leader-record scripts on their own, against a real redis-server: fenced by the term's token. */
 class RedisLeaderRecordsTest {
@@ -80,6 +82,24 @@ class RedisLeaderRecordsTest {
             assertThat(term.isValid()).isTrue();
             assertThat(candidate.currentLeader()).as("the leader leads on, past the fence retention")
                     .map(LeaderInfo::token).contains(term.token());
+        }
+    }
+
+    /**
+     * A leader-record key that holds another type belongs to some other program: publishing is
+     * refused naming the key, as every other script refuses a foreign key, and the key is left as it was.
+     */
+    @Test
+    void aLeaderRecordKeyOfAnotherTypeIsRefusedAndLeftUntouched() {
+        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+            server.command("SET", "{foreign-record}:leader", "someone else's data");
+            Lease term = client.lock("foreign-record").acquire(Duration.ZERO);
+            LeaderInfo info = new LeaderInfo("a", term.token(), Optional.empty());
+            assertThatThrownBy(() -> client.leaderRecords().publish("foreign-record", info, Duration.ofSeconds(10)).join())
+                    .isInstanceOf(CompletionException.class).hasMessageContaining("{foreign-record}:leader");
+            assertThat(server.command("GET", "{foreign-record}:leader")).isEqualTo("someone else's data");
+            assertThat(client.leaderRecords().read("foreign-record").join()).isEmpty();
+            term.release();
         }
     }
 }
