@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
@@ -76,7 +77,12 @@ final class LeaderCandidate implements Leadership {
                 throw new IllegalStateException("the candidate for '" + name + "' already runs; resign() first");
             }
             if (events == null) {
-                events = Executors.newSingleThreadExecutor(task -> daemon(task, "leasehold-leader-" + name + "-events"));
+                // One thread keeps the events in order; it ends when idle, so a candidate whose client
+                // was closed under it (and that nobody closes) leaves no thread behind.
+                ThreadPoolExecutor single = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                        task -> daemon(task, "leasehold-leader-" + name + "-events"));
+                single.allowCoreThreadTimeOut(true);
+                events = single;
             }
             run = new Run(listener, events);
             run.thread.start();

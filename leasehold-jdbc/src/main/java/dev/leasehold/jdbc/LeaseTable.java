@@ -263,8 +263,9 @@ final class LeaseTable {
      * {@code clock_timestamp()} + {@code keepFor} (rounded up to whole ms), earlier or later than
      * its expiry was, instead of deleting it: {@link dev.leasehold.LockOptions#holdAtLeast}. Only a
      * live lease row of the holder's is kept; a waiting-writer registration of the holder's goes.
-     * One transaction, no announcement: the lock is not free. Every acquire purges expired rows,
-     * so the kept row frees the lock by the database's clock even if this process dies.
+     * One transaction, bounded as every other ({@link TransactionBounds}), no announcement: the
+     * lock is not free. Every acquire purges expired rows, so the kept row frees the lock by the
+     * database's clock even if this process dies.
      *
      * @return whether a live lease of {@code holder} was kept
      */
@@ -272,14 +273,18 @@ final class LeaseTable {
         long millis = Math.max(1, (keepFor.toNanos() + 999_999) / 1_000_000);
         connection.setAutoCommit(false);
         try {
-            int kept;
-            try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
+            int kept = 0;
+            try (PreparedStatement update = connection.prepareStatement(bounds.sql() + "; UPDATE " + sql
                     + " SET expires_at = clock_timestamp() + ? * interval '1 millisecond'"
-                    + " WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp()")) {
+                    + " WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp() RETURNING 1")) {
                 update.setLong(1, millis);
                 update.setString(2, name);
                 update.setString(3, holder);
-                kept = update.executeUpdate();
+                try (ResultSet rows = firstResultSet(update)) {
+                    while (rows.next()) {
+                        kept++;
+                    }
+                }
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
                     + " WHERE name = ? AND holder = ? AND kind = 'w'")) {

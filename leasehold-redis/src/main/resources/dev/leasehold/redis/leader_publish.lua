@@ -3,7 +3,9 @@
 -- unless refreshed. Fenced by the token: a record of a higher term is never overwritten, so a
 -- deposed leader's late refresh cannot hide its successor. Written only while the term's lock is
 -- still held (the lock key exists and the fence still reads the term's token: the fence only
--- advances for a new holder).
+-- advances for a new holder). The fence key is made to live at least as long as the record (never
+-- shortened): it is written only at acquisitions and would otherwise expire, after the fence
+-- retention, under a term that outlasts it, and the record would then read as nobody leading.
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the fence key
@@ -15,11 +17,18 @@
 -- ARGV[5]  ttl in milliseconds
 --
 -- Returns 1 if written, 0 if a higher term's record is stored or the term's lock is gone.
+-- Fails with 'LEASEHOLD_FOREIGN_TYPE <type> <key>', writing nothing, when the record key holds
+-- another type than a hash.
 
 if redis.call('exists', KEYS[1]) == 0 or redis.call('get', KEYS[2]) ~= ARGV[1] then
   return 0
 end
-if redis.call('type', KEYS[3])['ok'] == 'hash' then
+local record = redis.call('type', KEYS[3])['ok']
+if record ~= 'hash' and record ~= 'none' then
+  -- Some other program uses that name: its key is left untouched.
+  return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. record .. ' ' .. KEYS[3])
+end
+if record == 'hash' then
   local stored = redis.call('hget', KEYS[3], 'token')
   -- Tokens are up to 19 decimal digits: compare as strings of equal length, not as Lua numbers.
   if stored and (#stored > #ARGV[1] or (#stored == #ARGV[1] and stored > ARGV[1])) then
@@ -29,4 +38,8 @@ end
 redis.call('del', KEYS[3])
 redis.call('hset', KEYS[3], 'token', ARGV[1], 'id', ARGV[2], 'value', ARGV[3], 'has_value', ARGV[4])
 redis.call('pexpire', KEYS[3], ARGV[5])
+local fence_ttl = redis.call('pttl', KEYS[2])
+if fence_ttl >= 0 and fence_ttl < tonumber(ARGV[5]) then
+  redis.call('pexpire', KEYS[2], ARGV[5])
+end
 return 1

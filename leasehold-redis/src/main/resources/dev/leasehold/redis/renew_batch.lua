@@ -11,15 +11,20 @@
 --
 -- On Redis 7 or later one PEXPIRE ... GT extends without shortening; older servers refuse the
 -- option (an error, caught by pcall on the first key extended), and the batch then reads PTTL
--- first, as every renewal did before.
+-- first, as every renewal did before. A key GT did not extend lives longer already, or has no TTL
+-- (PERSIST): PEXPIRE ... NX then gives it one, as the PTTL path does.
 
 local gt = true
 local extended = {}
 for i, key in ipairs(KEYS) do
   -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the batch.
   if redis.pcall('get', key) == ARGV[2 * i - 1] then
-    if gt and type(redis.pcall('pexpire', key, ARGV[2 * i], 'GT')) == 'table' then
+    local applied = gt and redis.pcall('pexpire', key, ARGV[2 * i], 'GT')
+    if type(applied) == 'table' then
       gt = false
+    elseif applied == 0 then
+      -- GT counts a key without a TTL as living forever: give it one (NX), as PTTL -1 would below.
+      redis.call('pexpire', key, ARGV[2 * i], 'NX')
     end
     if not gt and redis.call('pttl', key) < tonumber(ARGV[2 * i]) then
       redis.call('pexpire', key, ARGV[2 * i])

@@ -2,6 +2,10 @@ package dev.leasehold.redis;
 
 import dev.leasehold.LeaderInfo;
 import dev.leasehold.Lease;
+import dev.leasehold.Leadership;
+import dev.leasehold.LeadershipListener;
+import dev.leasehold.LeadershipOptions;
+import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.spi.LeaderRecords;
 import org.junit.jupiter.api.AfterAll;
@@ -10,8 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The leader-record scripts on their own, against a real redis-server: fenced by the term's token. */
 class RedisLeaderRecordsTest {
@@ -52,6 +58,48 @@ class RedisLeaderRecordsTest {
             records.clear("records", next.token()).join();
             assertThat(records.read("records").join()).isEmpty();
             second.release();
+        }
+    }
+
+    @Test
+    void aLeaderWhoseTermOutlastsTheFenceRetentionIsStillTheCurrentLeader() throws InterruptedException {
+        try (RedisLockClient client = RedisLocks.builder().uri(server.uri()).fenceRetention(Duration.ofSeconds(1))
+                .connect();
+             Leadership candidate = client.leadership("long-term", LeadershipOptions.defaults()
+                     .withLockOptions(LockOptions.watchdog(Duration.ofSeconds(1))).withLeaderId("a"))) {
+            candidate.start(new LeadershipListener() {
+                @Override
+                public void onElected(Lease term) {
+                }
+
+                @Override
+                public void onRevoked(String reason) {
+                }
+            });
+            Lease term = candidate.awaitLeadership(Duration.ofSeconds(10)).orElseThrow();
+            // Several refreshes after the fence key (written once, at the acquire) expired.
+            Thread.sleep(2_500);
+            assertThat(term.isValid()).isTrue();
+            assertThat(candidate.currentLeader()).as("the leader leads on, past the fence retention")
+                    .map(LeaderInfo::token).contains(term.token());
+        }
+    }
+
+    /**
+     * A leader-record key that holds another type belongs to some other program: publishing is
+     * refused naming the key, as every other script refuses a foreign key, and the key is left as it was.
+     */
+    @Test
+    void aLeaderRecordKeyOfAnotherTypeIsRefusedAndLeftUntouched() {
+        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+            server.command("SET", "{foreign-record}:leader", "someone else's data");
+            Lease term = client.lock("foreign-record").acquire(Duration.ZERO);
+            LeaderInfo info = new LeaderInfo("a", term.token(), Optional.empty());
+            assertThatThrownBy(() -> client.leaderRecords().publish("foreign-record", info, Duration.ofSeconds(10)).join())
+                    .isInstanceOf(CompletionException.class).hasMessageContaining("{foreign-record}:leader");
+            assertThat(server.command("GET", "{foreign-record}:leader")).isEqualTo("someone else's data");
+            assertThat(client.leaderRecords().read("foreign-record").join()).isEmpty();
+            term.release();
         }
     }
 }

@@ -257,6 +257,28 @@ class RedisScriptsTest {
         }
     }
 
+    /**
+     * A held key without a TTL (persisted by hand, restored without one) gets the ttl from a batch
+     * renewal, as from a single renewal (renew.lua): otherwise it would never free if its holder died.
+     * PEXPIRE GT treats a key without a TTL as living forever and leaves it so.
+     */
+    @Test
+    void batchRenewalGivesAHeldKeyWithoutTtlItsTtlOnRedis7AndOnOlderServers() {
+        try (RedisServer old = RedisServer.builder().binary(RedisBinary.embedded().path()).start()) {
+            for (RedisServer target : List.of(server, old)) {
+                target.command("SET", "batch:persistent", "holder-a");
+                try (RedisClient own = RedisClient.create(target.uri());
+                     StatefulRedisConnection<String, String> link = own.connect()) {
+                    List<Object> extended = scripts.renewBatch.<List<Object>>run(link.async(), ScriptOutputType.MULTI,
+                            new String[] {"batch:persistent"}, "holder-a", "9000").join();
+                    assertThat(extended).as("on Redis %s", version(target)).containsExactly(1L);
+                }
+                assertThat((Long) target.command("PTTL", "batch:persistent")).as("on Redis %s", version(target))
+                        .isGreaterThan(8_000L).isLessThanOrEqualTo(9_000L);
+            }
+        }
+    }
+
     private static String version(RedisServer target) {
         String info = (String) target.command("INFO", "server");
         return info.substring(info.indexOf("redis_version:") + 14).split("\\s")[0];
