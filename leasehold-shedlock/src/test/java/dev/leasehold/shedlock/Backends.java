@@ -7,9 +7,12 @@ import dev.leasehold.jdbc.JdbcLocks;
 import dev.leasehold.launcher.PostgresServer;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLocks;
+import dev.leasehold.zookeeper.ZooKeeperLocks;
+import org.apache.curator.test.TestingServer;
 
 /**
- * One Redis server and one PostgreSQL server (with a pool) for the whole test JVM, started on first
+ * One Redis server, one PostgreSQL server (with a pool) and one ZooKeeper server (Curator's
+ * {@code TestingServer}) for the whole test JVM, started on first
  * use and stopped when it exits: the suites run many short tests, and a PostgreSQL initdb per class
  * would cost a second each. Every client a test takes from here is its own, as a second process's.
  */
@@ -19,6 +22,7 @@ final class Backends {
     private static RedisServer otherRedis;
     private static PostgresServer postgres;
     private static HikariDataSource pool;
+    private static TestingServer zookeeper;
     private static boolean hooked;
 
     private Backends() {
@@ -71,6 +75,20 @@ final class Backends {
         return JdbcLocks.create(pool);
     }
 
+    static synchronized LockClient zookeeperClient() {
+        if (zookeeper == null) {
+            hook();
+            // Test data need not survive a power cut: skipping fsync keeps each write a loopback round trip.
+            System.setProperty("zookeeper.forceSync", "no");
+            try {
+                zookeeper = new TestingServer(true);
+            } catch (Exception e) {
+                throw new IllegalStateException("the ZooKeeper test server did not start", e);
+            }
+        }
+        return ZooKeeperLocks.connect(zookeeper.getConnectString());
+    }
+
     private static void hook() {
         if (!hooked) {
             hooked = true;
@@ -90,6 +108,13 @@ final class Backends {
         }
         if (otherRedis != null) {
             otherRedis.close();
+        }
+        if (zookeeper != null) {
+            try {
+                zookeeper.close();
+            } catch (java.io.IOException ignored) {
+                // the JVM is exiting: its temporary directory goes with it
+            }
         }
     }
 }
