@@ -1,6 +1,7 @@
 package dev.leasehold.cli;
 
 import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * first still ran. Here the first command writes a timestamp every 50 ms until it is killed, the
  * second writes one when it starts: the first's last must come before the second's.
  */
+@Tag("faults")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class PausedZooKeeperLeaseholdTest {
 

@@ -8,6 +8,7 @@ import dev.leasehold.ReleaseStatus;
 import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.contract.HoldAtLeastContract;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * semaphore (nested), and a read lease kept against a writer. The kept key lives on a new etcd
  * lease, so whole seconds rounded up and etcd's expiry timer may free it a little later.
  */
+@Tag("faults")
 class EtcdHoldAtLeastTest extends HoldAtLeastContract {
 
     private static EtcdCluster cluster;

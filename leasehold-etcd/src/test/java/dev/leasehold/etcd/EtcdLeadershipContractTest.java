@@ -3,6 +3,7 @@ package dev.leasehold.etcd;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.contract.LeadershipContract;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -13,6 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /** The leader-election contract against a real one-member etcd (the election only needs its linearizable order). */
+@Tag("faults")
 class EtcdLeadershipContractTest extends LeadershipContract {
 
     private static EtcdCluster cluster;

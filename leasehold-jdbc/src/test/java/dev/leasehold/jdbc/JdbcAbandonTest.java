@@ -3,6 +3,7 @@ package dev.leasehold.jdbc;
 import dev.leasehold.Lease;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * for the attempt's transaction to end (issue 19, defect 4; the shared contract covers an attempt
  * on the wire).
  */
+@Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JdbcAbandonTest {
 

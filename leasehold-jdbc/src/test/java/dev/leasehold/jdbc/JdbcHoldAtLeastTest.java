@@ -6,6 +6,7 @@ import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.testkit.contract.HoldAtLeastContract;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * write lock (nested), and a read lease kept against a writer. The kept row's expiry is the
  * database's clock.
  */
+@Tag("faults")
 class JdbcHoldAtLeastTest extends HoldAtLeastContract {
 
     @Override

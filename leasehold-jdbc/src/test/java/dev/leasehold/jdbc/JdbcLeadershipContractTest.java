@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.PostgresServer;
 import dev.leasehold.testkit.contract.LeadershipContract;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The leader-election contract on PostgreSQL, through HikariCP pools on a real server. */
+@Tag("faults")
 class JdbcLeadershipContractTest extends LeadershipContract {
 
     private static final List<HikariDataSource> PROXIED_POOLS = new ArrayList<>();

@@ -4,6 +4,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.PostgresServer;
 import dev.leasehold.testkit.fault.FaultProxy;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * way: as soon as the server shows the advisory lock taken, the proxy holds every reply, so the
  * client waits for an answer that never comes while its server session sits idle in transaction.
  */
+@Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JdbcStuckAcquireTest {
 

@@ -6,6 +6,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisSentinelGroup;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and the lock handed to it is released, on a real server without replicas and under Sentinel with
  * the only replica frozen.
  */
+@Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FairHandoffAckTest {
 

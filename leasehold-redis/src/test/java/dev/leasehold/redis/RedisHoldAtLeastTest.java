@@ -8,6 +8,7 @@ import dev.leasehold.ReleaseStatus;
 import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.testkit.contract.HoldAtLeastContract;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -82,6 +83,7 @@ class RedisHoldAtLeastTest extends HoldAtLeastContract {
     }
 
     @Nested
+    @Tag("faults")
     class FairLock extends HoldAtLeastContract {
         @Override
         protected LockClient connect() {
@@ -100,6 +102,7 @@ class RedisHoldAtLeastTest extends HoldAtLeastContract {
     }
 
     @Nested
+    @Tag("faults")
     class WriteLock extends HoldAtLeastContract {
         @Override
         protected LockClient connect() {
@@ -118,6 +121,7 @@ class RedisHoldAtLeastTest extends HoldAtLeastContract {
     }
 
     @Nested
+    @Tag("faults")
     class Semaphore extends HoldAtLeastContract {
         @Override
         protected LockClient connect() {

@@ -10,6 +10,7 @@ import dev.leasehold.testkit.contract.HoldAtLeastContract;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * class), a one-permit semaphore (nested), a read lease kept against a writer, and the marker's
  * clean-up. The kept lease is a {@link KeptMarker}: a persistent node, ended by server time.
  */
+@Tag("faults")
 class ZooKeeperHoldAtLeastTest extends HoldAtLeastContract {
 
     @Override

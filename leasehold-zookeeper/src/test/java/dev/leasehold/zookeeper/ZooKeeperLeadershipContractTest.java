@@ -1,5 +1,6 @@
 package dev.leasehold.zookeeper;
 
+import org.junit.jupiter.api.Tag;
 import dev.leasehold.LockClient;
 import dev.leasehold.testkit.contract.LeadershipContract;
 
@@ -12,6 +13,7 @@ import java.util.stream.Collectors;
  * The leader-election contract on the shared three-server ensemble: candidates connect directly,
  * the partitioned one through fault proxies of its own; 3 s sessions.
  */
+@Tag("faults")
 class ZooKeeperLeadershipContractTest extends LeadershipContract {
 
     @Override

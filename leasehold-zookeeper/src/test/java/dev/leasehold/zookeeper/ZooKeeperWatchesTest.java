@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * watch per path and connection whatever the client registers, so the count that grows is the
  * client's: read from the ZooKeeper client's watch manager.
  */
+@Tag("faults")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ZooKeeperWatchesTest {
 
