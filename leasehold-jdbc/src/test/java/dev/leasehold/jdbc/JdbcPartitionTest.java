@@ -7,6 +7,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.launcher.PgBouncer;
 import dev.leasehold.launcher.PostgresServer;
+import dev.leasehold.testkit.fault.LyingRenewals;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.testkit.history.Hold;
 import org.junit.jupiter.api.AfterAll;

@@ -1,4 +1,4 @@
-package dev.leasehold.jdbc;
+package dev.leasehold.testkit.fault;
 
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
@@ -12,16 +12,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A deliberately broken protocol, for proving that a fault run's checks catch an overlap: it
- * reports every renewal the database did not answer within 100 ms (or answered with an error) as
- * successful, so a partitioned holder goes on believing in its lease after the database let it
- * expire. Everything else is delegated.
+ * A deliberately broken protocol, for proving that a fault scenario's checks catch an overlap: it
+ * reports every renewal the backend did not answer within 100 ms, or answered with an error, as
+ * successful, so a holder cut off from its backend goes on believing in its lease after the backend
+ * let it expire. Only a "renewal found another holder" answer (which needs a reachable backend)
+ * ends its lease. Everything else is delegated.
  */
-final class LyingRenewals implements LockProtocol {
+public final class LyingRenewals implements LockProtocol {
 
     private final LockProtocol delegate;
 
-    LyingRenewals(LockProtocol delegate) {
+    public LyingRenewals(LockProtocol delegate) {
         this.delegate = delegate;
     }
 
