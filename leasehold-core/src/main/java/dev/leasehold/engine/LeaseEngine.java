@@ -67,6 +67,15 @@ public final class LeaseEngine implements AutoCloseable {
         public static Settings defaults() {
             return new Settings(DEFAULT_OPERATION_TIMEOUT, DEFAULT_MAX_RECHECK);
         }
+
+        /**
+         * How long a waiter's registration on the backend outlives its last re-check: three re-check
+         * periods and one operation, so a live waiter, which re-registers at every re-check, never
+         * lapses, and a crashed one stops counting within seconds.
+         */
+        public Duration waiterRegistration() {
+            return maxRecheck.multipliedBy(3).plus(operationTimeout);
+        }
     }
 
     private final Settings settings;
