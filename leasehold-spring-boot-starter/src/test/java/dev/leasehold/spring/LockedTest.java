@@ -2,6 +2,7 @@ package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
@@ -176,6 +177,30 @@ class LockedTest {
     }
 
     @Test
+    void aSemaphoreOfTwoPermitsLetsTwoCallsInAndAThirdWaits() throws Exception {
+        on(server).run(context -> {
+            LockedServices services = context.getBean(LockedServices.class);
+            CountDownLatch bothInside = new CountDownLatch(2);
+            CountDownLatch leave = new CountDownLatch(1);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<?> first = pool.submit(() -> services.permit(bothInside, leave));
+                Future<?> second = pool.submit(() -> services.permit(bothInside, leave));
+                assertThat(bothInside.await(10, TimeUnit.SECONDS)).as("two permits held at once").isTrue();
+                assertThatThrownBy(services::quickPermit).isExactlyInstanceOf(LockTimeoutException.class)
+                        .hasMessageContaining("exports");
+                leave.countDown();
+                first.get(10, TimeUnit.SECONDS);
+                second.get(10, TimeUnit.SECONDS);
+                assertThat(services.quickPermit()).isEqualTo("exports");
+            } finally {
+                leave.countDown();
+                pool.shutdownNow();
+            }
+        });
+    }
+
+    @Test
     void aNameThatEvaluatesToNullIsRefusedAndTheMethodDoesNotRun() {
         on(server).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
@@ -324,7 +349,7 @@ class LockedTest {
             throw toThrow;
         }
 
-        @Locked(name = "'doc:' + #id", kind = LockKind.READ, waitFor = "5s")
+        @Locked(name = "'doc:' + #id", kind = LockKind.Read.class, waitFor = "5s")
         public void read(long id, CountDownLatch bothInside, CountDownLatch leave) {
             bothInside.countDown();
             try {
@@ -334,13 +359,28 @@ class LockedTest {
             }
         }
 
-        @Locked(name = "'doc:' + #id", kind = LockKind.WRITE, waitFor = "${services.short-wait}")
+        @Locked(name = "'doc:' + #id", kind = LockKind.Write.class, waitFor = "${services.short-wait}")
         public String write(long id) {
             return Lease.current().lockName();
         }
 
-        @Locked(name = "'queue:' + #id", kind = LockKind.FAIR, waitFor = "5s")
+        @Locked(name = "'queue:' + #id", kind = LockKind.Fair.class, waitFor = "5s")
         public String fair(long id) {
+            return Lease.current().lockName();
+        }
+
+        @Locked(name = "'exports'", kind = LockKind.Permits.class, permits = 2, waitFor = "5s")
+        public void permit(CountDownLatch inside, CountDownLatch leave) {
+            inside.countDown();
+            try {
+                leave.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Locked(name = "'exports'", kind = LockKind.Permits.class, permits = 2, waitFor = "${services.short-wait}")
+        public String quickPermit() {
             return Lease.current().lockName();
         }
 
