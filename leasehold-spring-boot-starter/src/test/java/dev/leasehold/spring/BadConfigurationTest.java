@@ -44,12 +44,17 @@ class BadConfigurationTest {
                 .hasMessageContaining("did you mean leasehold.redis.operation-timeout?"));
         runner.withPropertyValues("leasehold.locked.defaultWiat=5s").run(context -> assertThat(failure(context))
                 .hasMessageContaining("leasehold.locked.defaultwiat").hasMessageContaining("leasehold.locked.default-wait?"));
+        runner.withPropertyValues("leasehold.observations.lock-name=true").run(context -> assertThat(failure(context))
+                .hasMessageContaining("did you mean leasehold.observations.lock-names?"));
+        runner.withPropertyValues("leasehold.redis.connect-on-start=false").run(context -> assertThat(failure(context))
+                .hasMessageContaining("did you mean leasehold.redis.connect-on-startup?"));
     }
 
     @Test
     void everyDocumentedPropertyIsKnown() {
         assertThat(UnknownProperties.known()).contains("leasehold.redis.uri", "leasehold.redis.operation-timeout",
-                "leasehold.redis.key-prefix", "leasehold.redis.trusted-certificate", "leasehold.locked.default-ttl");
+                "leasehold.redis.key-prefix", "leasehold.redis.trusted-certificate", "leasehold.locked.default-ttl",
+                "leasehold.redis.connect-on-startup", "leasehold.observations.enabled", "leasehold.observations.lock-names");
         runner.withPropertyValues("leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port(),
                 "leasehold.redis.keyPrefix=app:",
                 "leasehold.locked.default-wait=2s").run(context -> assertThat(context).hasNotFailed());
