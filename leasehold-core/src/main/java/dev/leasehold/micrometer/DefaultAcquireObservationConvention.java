@@ -2,8 +2,6 @@ package dev.leasehold.micrometer;
 
 import io.micrometer.common.KeyValues;
 
-import static dev.leasehold.micrometer.LeaseholdObservation.Keys;
-
 /**
  * The default {@link AcquireObservationConvention}: name {@value #NAME}; low-cardinality keys
  * {@code leasehold.kind}, {@code leasehold.backend}, {@code leasehold.outcome}; the high-cardinality
@@ -14,7 +12,7 @@ public class DefaultAcquireObservationConvention implements AcquireObservationCo
     /** The observation's name; a timer of this name (with {@code outcome} etc.) follows where meters observe it. */
     public static final String NAME = "leasehold.acquire";
 
-    private final boolean lockNames;
+    private final LockKeyValues keyValues;
 
     /** Without the lock name. */
     public DefaultAcquireObservationConvention() {
@@ -23,7 +21,7 @@ public class DefaultAcquireObservationConvention implements AcquireObservationCo
 
     /** @param lockNames whether to add the lock name as a high-cardinality key value */
     public DefaultAcquireObservationConvention(boolean lockNames) {
-        this.lockNames = lockNames;
+        this.keyValues = new LockKeyValues(lockNames);
     }
 
     @Override
@@ -33,12 +31,11 @@ public class DefaultAcquireObservationConvention implements AcquireObservationCo
 
     @Override
     public KeyValues getLowCardinalityKeyValues(AcquireObservationContext context) {
-        return KeyValues.of(Keys.KIND.withValue(context.kind()), Keys.BACKEND.withValue(context.backend()),
-                Keys.OUTCOME.withValue(context.outcome()));
+        return keyValues.lowCardinality(context);
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(AcquireObservationContext context) {
-        return lockNames ? KeyValues.of(Keys.LOCK_NAME.withValue(context.lockName())) : KeyValues.empty();
+        return keyValues.highCardinality(context);
     }
 }

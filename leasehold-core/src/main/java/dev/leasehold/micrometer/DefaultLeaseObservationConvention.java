@@ -15,7 +15,7 @@ public class DefaultLeaseObservationConvention implements LeaseObservationConven
     /** The observation's name. */
     public static final String NAME = "leasehold.lease";
 
-    private final boolean lockNames;
+    private final LockKeyValues keyValues;
 
     /** Without the lock name. */
     public DefaultLeaseObservationConvention() {
@@ -24,7 +24,7 @@ public class DefaultLeaseObservationConvention implements LeaseObservationConven
 
     /** @param lockNames whether to add the lock name as a high-cardinality key value */
     public DefaultLeaseObservationConvention(boolean lockNames) {
-        this.lockNames = lockNames;
+        this.keyValues = new LockKeyValues(lockNames);
     }
 
     @Override
@@ -34,12 +34,11 @@ public class DefaultLeaseObservationConvention implements LeaseObservationConven
 
     @Override
     public KeyValues getLowCardinalityKeyValues(LeaseObservationContext context) {
-        return KeyValues.of(Keys.KIND.withValue(context.kind()), Keys.BACKEND.withValue(context.backend()),
-                Keys.OUTCOME.withValue(context.outcome()), Keys.LOSS_REASON.withValue(context.lossReason()));
+        return keyValues.lowCardinality(context).and(Keys.LOSS_REASON.withValue(context.lossReason()));
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(LeaseObservationContext context) {
-        return lockNames ? KeyValues.of(Keys.LOCK_NAME.withValue(context.lockName())) : KeyValues.empty();
+        return keyValues.highCardinality(context);
     }
 }
