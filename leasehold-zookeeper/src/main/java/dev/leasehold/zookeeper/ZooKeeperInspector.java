@@ -9,6 +9,7 @@ import dev.leasehold.spi.Inspector;
 import dev.leasehold.spi.QueueEntry;
 import dev.leasehold.spi.QueueRule;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import dev.leasehold.zookeeper.BackgroundCalls.Reply;
 import dev.leasehold.zookeeper.BackgroundCalls.Sender;
 import org.apache.zookeeper.KeeperException;
@@ -49,6 +50,9 @@ import static dev.leasehold.zookeeper.BackgroundCalls.code;
  * ZooKeeper no longer knows anything of the name, and the next token still exceeds every earlier one.
  */
 final class ZooKeeperInspector implements Inspector {
+
+    /** How many times a break reads the queue again when a node went before its {@code multi}. */
+    private static final int BREAK_ATTEMPTS = 5;
 
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperInspector.class);
 
@@ -143,13 +147,15 @@ final class ZooKeeperInspector implements Inspector {
     }
 
     /**
-     * Deletes every node in the name's queue, the holders', the kept leases' and the waiters', and
-     * reports the directory's {@code pzxid} as read just before as the fence. That is an honest break
-     * because tokens are czxids: every node created before the listing has a czxid of at most that
-     * pzxid and is gone now, and every node created after it has a greater czxid, so every lease
-     * granted after the break has a greater token than any broken one. Waiters lose their place: each
-     * finds its node gone at its next attempt and queues again with a new node (so with a token past
-     * the fence), in the order those attempts reach the ensemble.
+     * Deletes every node in the name's queue, the holders', the kept leases' and the waiters', in one
+     * {@code multi}, and reports the directory's {@code pzxid} as read just before as the fence. That
+     * is an honest break because tokens are czxids: every node created before the listing has a czxid
+     * of at most that pzxid and is gone now, at one zxid, and every node created after it has a
+     * greater czxid, so every lease granted after the break has a greater token than any broken one.
+     * Waiters lose their place: each finds its node gone at its next attempt and queues again with a
+     * new node (so with a token past the fence), in the order those attempts reach the ensemble. If a
+     * node goes between the listing and the {@code multi} (a release), the whole break is read and
+     * tried again, up to {@value #BREAK_ATTEMPTS} times.
      *
      * <p>The broken holders are not told directly: a watchdog lease finds its node gone at its next
      * renewal (within a third of its ttl) and its {@link dev.leasehold.Lease#lost()} completes; a fixed
@@ -158,31 +164,54 @@ final class ZooKeeperInspector implements Inspector {
      *
      * @return the oldest broken holder and the fence; empty if nobody held the name
      * @throws IllegalArgumentException if the reason is blank or too long
+     * @throws dev.leasehold.LockUnavailableException if the ensemble cannot be reached in time, or the
+     *                                                queue kept changing under every attempt
      */
     @Override
     public Optional<BrokenLock> breakLock(String name, String reason) {
         Args.breakReason(reason);
         String directory = LockPaths.directory(name);
         String operation = "the break of '" + name + "'";
-        sync(directory, operation);
-        Optional<Listing> listing = listing(directory, operation);
-        if (listing.isEmpty()) {
-            return Optional.empty();
+        for (int attempt = 1; ; attempt++) {
+            sync(directory, operation);
+            Optional<Listing> listing = listing(directory, operation);
+            if (listing.isEmpty()) {
+                return Optional.empty();
+            }
+            Queue queue = queue(name, directory, listing.get().children(), operation);
+            if (queue.granted() == 0) {
+                return Optional.empty();
+            }
+            List<String> paths = listing.get().children().stream()
+                    .filter(child -> NodeName.parse(child).isPresent() || KeptMarker.parse(child).isPresent())
+                    .map(child -> directory + "/" + child).toList();
+            KeeperException.Code code = deleteAll(paths, operation);
+            if (code == KeeperException.Code.OK) {
+                String by = BrokenLock.operator();
+                BrokenLock broken = new BrokenLock(name, HolderIds.redact(queue.all().get(0).holder()),
+                        listing.get().stat().getPzxid(), by, reason);
+                LOG.warn("Lock '{}' broken by {}: {} holder(s) and {} waiter(s) deleted, fence {}; reason: {}", name,
+                        by, queue.granted(), queue.all().size() - queue.granted(), broken.fence(), reason);
+                return Optional.of(broken);
+            }
+            if (code != KeeperException.Code.NONODE || attempt == BREAK_ATTEMPTS) {
+                throw ZooKeeperErrors.of(ensemble, operation, code);
+            }
         }
-        Queue queue = queue(name, directory, listing.get().children(), operation);
-        if (queue.granted() == 0) {
-            return Optional.empty();
+    }
+
+    /** Deletes {@code paths} in one {@code multi}: all or none. */
+    private KeeperException.Code deleteAll(List<String> paths, String operation) {
+        List<CuratorOp> deletes = new ArrayList<>();
+        for (String path : paths) {
+            try {
+                deletes.add(curator.transactionOp().delete().forPath(path));
+            } catch (Exception unusable) {
+                throw ZooKeeperErrors.of(ensemble, operation, unusable);
+            }
         }
-        List<CompletableFuture<Void>> deleted = listing.get().children().stream()
-                .filter(child -> NodeName.parse(child).isPresent() || KeptMarker.parse(child).isPresent())
-                .map(child -> delete(directory + "/" + child, operation)).toList();
-        await(CompletableFuture.allOf(deleted.toArray(CompletableFuture[]::new)), operation);
-        String by = BrokenLock.operator();
-        BrokenLock broken = new BrokenLock(name, HolderIds.redact(queue.all().get(0).holder()),
-                listing.get().stat().getPzxid(), by, reason);
-        LOG.warn("Lock '{}' broken by {}: {} holder(s) and {} waiter(s) deleted, fence {}; reason: {}", name, by,
-                queue.granted(), queue.all().size() - queue.granted(), broken.fence(), reason);
-        return Optional.of(broken);
+        return await(operation, callback -> curator.transaction().inBackground(callback).forOperations(deletes),
+                BackgroundCalls::code);
     }
 
     /** The name's queue: live markers first (judged by this machine's clock), then the lease nodes. */
@@ -250,17 +279,6 @@ final class ZooKeeperInspector implements Inspector {
             }
             return KeptMarker.endMillis(event.getStat().getCtime(), event.getData());
         });
-    }
-
-    private CompletableFuture<Void> delete(String path, String operation) {
-        CompletableFuture<Void> deleted = new CompletableFuture<>();
-        send(deleted, operation, callback -> curator.delete().inBackground(callback).forPath(path), event -> {
-            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
-            return null;
-        });
-        return deleted;
     }
 
     /** One background call, waited for up to the operation timeout. */
