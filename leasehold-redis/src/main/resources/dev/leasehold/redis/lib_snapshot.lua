@@ -10,9 +10,15 @@
 local SNAPSHOT_KEYS = 8
 local SNAPSHOT_TYPES = {'string', 'string', 'zset', 'zset', 'zset', 'zset', 'zset', 'hash'}
 
--- The live members of sorted set `key` (score after `millis`), earliest expiry first, with their scores.
+-- The live members of sorted set `key` (score after `millis`), earliest expiry first, and the ms
+-- left of the first (nil when none is live).
 local function snapshot_live(key, millis)
-  return redis.call('zrangebyscore', key, '(' .. millis, '+inf', 'WITHSCORES')
+  local live = redis.call('zrangebyscore', key, '(' .. millis, '+inf', 'WITHSCORES')
+  local members = {}
+  for i = 1, #live, 2 do
+    table.insert(members, live[i])
+  end
+  return members, live[2] and tonumber(live[2]) - millis
 end
 
 -- {kind ('lock', 'read', 'semaphore', or '' when free), permits (0 unless a semaphore), holder ids,
@@ -35,22 +41,16 @@ local function snapshot(keys, millis)
     kind, holders, pttl = 'lock', {redis.call('get', keys[1])}, redis.call('pttl', keys[1])
   end
   if kind == '' and usable[4] then
-    local live = snapshot_live(keys[4], millis)
-    for i = 1, #live, 2 do
-      table.insert(holders, live[i])
-    end
-    if #holders > 0 then
-      kind, pttl = 'read', tonumber(live[2]) - millis
+    local readers, left = snapshot_live(keys[4], millis)
+    if left then
+      kind, holders, pttl = 'read', readers, left
     end
   end
   if kind == '' and usable[6] then
-    local live = snapshot_live(keys[6], millis)
-    for i = 1, #live, 2 do
-      table.insert(holders, live[i])
-    end
-    if #holders > 0 then
+    local permitted, left = snapshot_live(keys[6], millis)
+    if left then
       local stored = redis.call('zscore', keys[6], 'permits')
-      kind, pttl = 'semaphore', tonumber(live[2]) - millis
+      kind, holders, pttl = 'semaphore', permitted, left
       permits = stored and -tonumber(stored) or 0
     end
   end
