@@ -23,6 +23,15 @@ local function members_types(expected)
   return found
 end
 
+-- Drops the expired members of `key` (of type `found`) and counts the live ones; 0 when absent.
+local function members_live(key, found, millis)
+  if found ~= 'zset' then
+    return 0
+  end
+  redis.call('zremrangebyscore', key, '-inf', millis)
+  return redis.call('zcard', key)
+end
+
 -- Sets `member` of `key` to expire `life` ms after `millis`. Only ever extends the key's own TTL:
 -- other members (other clients, with their own ttl or maxRecheck) may live longer, and a short one
 -- must not expire them. A key without a TTL (-1) gets one.

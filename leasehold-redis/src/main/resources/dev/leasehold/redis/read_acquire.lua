@@ -31,12 +31,8 @@ end
 local waiters = redis.call('type', KEYS[5])['ok']
 
 local millis = members_now()
-local writers = 0
-if found[4] == 'zset' then
-  -- A dead writer's registration stops blocking readers once it expires.
-  redis.call('zremrangebyscore', KEYS[4], '-inf', millis)
-  writers = redis.call('zcard', KEYS[4])
-end
+-- A dead writer's registration stops blocking readers once it expires.
+local writers = members_live(KEYS[4], found[4], millis)
 
 if found[1] == 'none' and writers == 0 then
   local refused, last = fence_check(KEYS[2])

@@ -29,12 +29,8 @@ if foreign then
 end
 
 local millis = members_now()
-local readers = 0
-if found[3] == 'zset' then
-  -- A crashed reader stops blocking writers once its lease expires.
-  redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
-  readers = redis.call('zcard', KEYS[3])
-end
+-- A crashed reader stops blocking writers once its lease expires.
+local readers = members_live(KEYS[3], found[3], millis)
 
 if found[1] == 'none' and readers == 0 then
   local refused, last = fence_check(KEYS[2])
