@@ -1,0 +1,2 @@
+CREATE TABLE IF NOT EXISTS orders (id bigint PRIMARY KEY, state text NOT NULL);
+CREATE TABLE IF NOT EXISTS reports (token bigint NOT NULL);
