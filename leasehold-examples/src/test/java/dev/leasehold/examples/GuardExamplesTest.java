@@ -92,13 +92,13 @@ class GuardExamplesTest {
             // tag::redis-guard[]
             RedisFenceGuard guard = RedisFenceGuard.using(connection);    // a Lettuce StatefulRedisConnection<String, String>
             try (Lease lease = locks.lock("stock:42").acquire(Duration.ofSeconds(5))) {
-                guard.set("stock:42:owner", "alice", lease);
+                guard.set("stock:42:owner", "alice", lease);          // data keys, never the lock's own name
                 guard.hset("stock:42:meta", "updated-by", "alice", lease);
-                long left = guard.incrBy("stock:42", -1, lease);
+                long left = guard.incrBy("stock:42:units", -1, lease);
                 guard.del("stock:42:reservation", lease);
             }
             // end::redis-guard[]
-            assertThat(connection.sync().get("stock:42")).isEqualTo("-1");
+            assertThat(connection.sync().get("stock:42:units")).isEqualTo("-1");
             assertThat(connection.sync().get("stock:42:owner")).isEqualTo("alice");
         } finally {
             client.shutdown();
