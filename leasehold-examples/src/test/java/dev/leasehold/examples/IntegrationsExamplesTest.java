@@ -25,7 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** docs/spring.md's Spring Integration and ShedLock examples, without a Spring context. */
+/**
+ * docs/spring.md's Spring Integration and ShedLock examples, without a Spring context (the Spring
+ * Integration one was leasehold-spring-integration's ReadmeExampleTest).
+ */
 class IntegrationsExamplesTest {
 
     private static LockClient lockClient;
@@ -58,6 +61,7 @@ class IntegrationsExamplesTest {
         // end::lock-registry[]
         assertThat(initiator.isRunning()).isFalse();
         assertThat(orders).containsEntry(42L, "paid");
+        assertThat(guard.highestAdmitted("order:42")).isPositive();
     }
 
     @Test
