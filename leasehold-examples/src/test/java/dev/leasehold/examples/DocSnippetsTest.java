@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,12 +22,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * without the marker lines of other regions inside it. Every {@code java} and {@code sql} block must
  * carry such a marker, so no example escapes the compiler. With
  * {@code -Dleasehold.snippets.write=true} the test rewrites the blocks from their sources instead.
+ * Every relative link of those pages must reach a file, and a heading of it when it names one.
  */
 class DocSnippetsTest {
 
     private static final String MARKER = "<!-- snippet: ";
     private static final Path ROOT = Path.of(System.getProperty("leasehold.root", "..")).toAbsolutePath().normalize();
     private static final boolean WRITE = Boolean.getBoolean("leasehold.snippets.write");
+    private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 
     @Test
     void everyDocumentedBlockIsItsSourceRegion() throws IOException {
@@ -87,6 +92,61 @@ class DocSnippetsTest {
         }
         assertThat(problems).as("code blocks of README.md and docs/ against their sources").isEmpty();
         assertThat(checked).as("blocks checked").isGreaterThan(20);
+    }
+
+    @Test
+    void everyRelativeLinkReachesAFileAndItsHeading() throws IOException {
+        List<String> problems = new ArrayList<>();
+        for (Path page : pages()) {
+            String text = withoutFencedBlocks(Files.readAllLines(page, StandardCharsets.UTF_8));
+            Matcher link = LINK.matcher(text);
+            while (link.find()) {
+                String target = link.group(1);
+                if (target.matches("[a-z]+:.*")) {
+                    continue;
+                }
+                int hash = target.indexOf('#');
+                String file = hash < 0 ? target : target.substring(0, hash);
+                Path resolved = file.isEmpty() ? page : page.resolveSibling(file).normalize();
+                if (!Files.exists(resolved)) {
+                    problems.add(ROOT.relativize(page) + ": a link to " + target + ", which does not exist");
+                } else if (hash >= 0 && resolved.toString().endsWith(".md")
+                        && !anchors(resolved).contains(target.substring(hash + 1))) {
+                    problems.add(ROOT.relativize(page) + ": a link to " + target + ", a heading " + resolved.getFileName()
+                            + " does not have");
+                }
+            }
+        }
+        assertThat(problems).as("relative links of README.md and docs/").isEmpty();
+    }
+
+
+    private static String withoutFencedBlocks(List<String> lines) {
+        StringBuilder text = new StringBuilder();
+        boolean fenced = false;
+        for (String line : lines) {
+            if (line.strip().startsWith("```")) {
+                fenced = !fenced;
+            } else if (!fenced) {
+                text.append(line).append('\n');
+            }
+        }
+        return text.toString();
+    }
+
+    /** GitHub's anchors of a page's headings: lower case, punctuation but '-' dropped, spaces as '-'. */
+    private static List<String> anchors(Path page) throws IOException {
+        List<String> anchors = new ArrayList<>();
+        boolean fenced = false;
+        for (String line : Files.readAllLines(page, StandardCharsets.UTF_8)) {
+            if (line.strip().startsWith("```")) {
+                fenced = !fenced;
+            } else if (!fenced && line.startsWith("#")) {
+                String heading = line.replaceFirst("^#+\\s*", "").toLowerCase(Locale.ROOT);
+                anchors.add(heading.replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-'));
+            }
+        }
+        return anchors;
     }
 
     private static List<Path> pages() throws IOException {

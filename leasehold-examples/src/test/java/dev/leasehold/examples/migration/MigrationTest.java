@@ -6,6 +6,7 @@ import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
+import dev.leasehold.LockTimeoutException;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.ReentrantLeaseLock;
 import dev.leasehold.ReleaseStatus;
@@ -120,6 +121,8 @@ class MigrationTest {
             assertThat(inner).as("the nested call is another acquirer").isEmpty();
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("it waited its whole wait")
                     .isGreaterThanOrEqualTo(290);
+            assertThatThrownBy(() -> lock.acquire(Duration.ofMillis(100))).isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining("held by this client");
             assertThat(outer.isValid()).isTrue();
         }
 
