@@ -1,6 +1,7 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.LockClientClosedException;
+import dev.leasehold.LockKind;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
@@ -27,7 +28,7 @@ import java.util.concurrent.RejectedExecutionException;
 final class JdbcLockProtocol implements LockProtocol {
 
     /** What every kind of one client shares. */
-    record Backend(DataSource dataSource, LeaseTable table, ReleaseListener listener, ExecutorService executor,
+    record Shared(DataSource dataSource, LeaseTable table, ReleaseListener listener, ExecutorService executor,
                    String database, Duration waiterRegistration) {
     }
 
@@ -38,7 +39,7 @@ final class JdbcLockProtocol implements LockProtocol {
     /** A pool may hold this many connections the database has closed; each is found out on use. */
     private static final int CONNECTION_ATTEMPTS = 16;
 
-    private final Backend backend;
+    private final Shared backend;
     private final LeaseKind kind;
     private final Object renewalsLock = new Object();
     private List<PendingRenewal> renewals = new ArrayList<>();
@@ -46,7 +47,7 @@ final class JdbcLockProtocol implements LockProtocol {
     private record PendingRenewal(LeaseTable.Renewal renewal, CompletableFuture<Boolean> result) {
     }
 
-    JdbcLockProtocol(Backend backend, LeaseKind kind) {
+    JdbcLockProtocol(Shared backend, LeaseKind kind) {
         this.backend = backend;
         this.kind = kind;
     }
@@ -58,17 +59,19 @@ final class JdbcLockProtocol implements LockProtocol {
 
     @Override
     public String kind() {
-        return kind.tag;
+        return kind.tag();
     }
 
     @Override
     public Admission admission() {
-        return kind == LeaseKind.READ ? Admission.SHARED : Admission.EXCLUSIVE;
+        // Readers and permits have many holders; a fair lock's order is the database's arrival order
+        // across every client's acquisitions, so none waits in a local queue.
+        return kind.kind().exclusive() && !(kind.kind() instanceof LockKind.Fair) ? Admission.EXCLUSIVE : Admission.SHARED;
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
-        return call(kind.operation + " of '" + request.name() + "'", connection -> {
+        return call(kind.operation() + " of '" + request.name() + "'", connection -> {
             LeaseTable.Acquire result = backend.table().acquire(connection, kind, request.name(), request.holder(),
                     request.ttl(), backend.waiterRegistration());
             if (result.granted()) {
@@ -124,7 +127,7 @@ final class JdbcLockProtocol implements LockProtocol {
                 ReleaseOutcome.single(backend.table().releaseHolding(connection, name, holder, keepFor)));
     }
 
-    /** The release's statement deletes every row of the holder: the lease and a waiting writer's registration. */
+    /** The release's statement deletes every row of the holder: the lease and a waiting writer's or fair waiter's registration. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return call("the cleanup of an abandoned acquire of '" + name + "'", connection -> {

@@ -170,11 +170,9 @@ public final class JdbcLocks {
                 throw JdbcErrors.translate(database, "connecting and creating table " + table, e);
             }
             ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads());
-            Duration registration = maxRecheck().multipliedBy(3).plus(operationTimeout());
-            LeaseEngine engine = new LeaseEngine(
-                    engineSettings(), database);
-            return new JdbcLockClient(engine, new JdbcLockProtocol.Backend(dataSource, leases, listener, executor,
-                    database, registration));
+            LeaseEngine.Settings settings = engineSettings();
+            return new JdbcLockClient(new JdbcBackend(new JdbcLockProtocol.Shared(dataSource, leases, listener, executor,
+                    database, settings.waiterRegistration())), settings);
         }
 
         /** The URL without its parameters, where a password may hide. */
