@@ -38,7 +38,7 @@ import java.util.TreeMap;
  */
 final class LeaseTable {
 
-    /** What an acquire found. {@code token} when granted; else {@code remainingMillis} of the longest blocker, or -1. */
+    /** What an acquire found. {@code token} when granted; else {@code remainingMillis} until the blockers free it, or -1 (unknown). */
     record Acquire(boolean granted, long token, long remainingMillis) {
     }
 
