@@ -77,6 +77,9 @@ final class JdbcLockProtocol implements LockProtocol {
             if (result.granted()) {
                 return Attempt.acquired(result.token());
             }
+            if (result.arrival() >= 0) {
+                backend.listener().arrived(request.holder(), result.arrival());
+            }
             return Attempt.held(result.remainingMillis() >= 0 ? Duration.ofMillis(result.remainingMillis()) : null);
         });
     }
@@ -138,7 +141,8 @@ final class JdbcLockProtocol implements LockProtocol {
 
     @Override
     public ReleaseSignal subscribe(String name, String holder) {
-        return backend.listener().subscribe(name);
+        // A queued acquirer waits for its turn, so a release wakes one of them, not the herd.
+        return kind.queueCode() != null ? backend.listener().subscribeQueued(name, holder) : backend.listener().subscribe(name);
     }
 
     /**

@@ -13,12 +13,16 @@ import java.util.OptionalInt;
  *
  * <p>Row codes: {@code x} mutex, {@code xw} write lock, {@code xf} fair lock, {@code r} reader,
  * {@code p<n>} a permit of a semaphore of {@code n} permits (leases); {@code w} a waiting writer,
- * {@code q} a waiting fair acquirer (registrations, holding nothing). Which kinds exclude each other
- * is the rule of {@link LockKind}: the lock family (mutex, fair, read, write) and the semaphore family
- * of one name never exclude each other. A code this version does not know (a later version's) keeps
- * the whole lock family out, so clients of two versions on one table never both grant. Clients
- * before the fair lock and the semaphore see {@code xw}, {@code xf}, {@code q} and {@code p<n>} rows
- * as exclusive holders: they wait for them, and never grant against them.
+ * {@code q} a queued fair acquirer, {@code qp<n>} a queued permit acquirer (registrations, holding
+ * nothing; a queued one's token is its arrival number). Which kinds exclude each other is the rule
+ * of {@link LockKind}: the lock family (mutex, fair, read, write) and the semaphore family of one
+ * name never exclude each other. Queues are Curator's rule: a fair acquirer is granted when the
+ * lock family is free and no live fair registration arrived before it; a permit acquirer when the
+ * permits held plus the live permit registrations that arrived before it are fewer than
+ * {@code n}. A code this version does not know (a later version's) keeps the whole lock family out,
+ * so clients of two versions on one table never both grant. Clients before the fair lock and the
+ * semaphore see {@code xw}, {@code xf}, {@code q}, {@code qp<n>} and {@code p<n>} rows as exclusive
+ * holders: they wait for them, and never grant against them.
  */
 final class LeaseKind {
 
@@ -26,12 +30,12 @@ final class LeaseKind {
     static final String READER = "r";
     /** A waiting writer's registration: keeps readers out, holds nothing. */
     static final String WAITING_WRITER = "w";
-    /** A waiting fair acquirer's registration, its token the arrival number: keeps later fair acquirers out. */
+    /** A queued fair acquirer's registration, its token the arrival number. */
     static final String FAIR_WAITER = "q";
     private static final String PERMIT_PREFIX = "p";
 
-    /** The registration codes, as an SQL list: rows that hold nothing. */
-    static final String WAITING_SQL = "('" + WAITING_WRITER + "', '" + FAIR_WAITER + "')";
+    /** An SQL condition on the {@code kind} column: the row is a registration, holding nothing. */
+    static final String WAITING_SQL = "(kind = '" + WAITING_WRITER + "' OR kind LIKE '" + FAIR_WAITER + "%')";
 
     /** One live row of a name. {@code remainingMillis}: until its expiry, in database time. */
     record Row(String holder, String code, long token, long remainingMillis) {
@@ -43,16 +47,16 @@ final class LeaseKind {
         record Own(long token) implements Decision {
         }
 
-        /** A new lease row with the next token. */
-        record Grant() implements Decision {
+        /** A new lease row with the next token; {@code queued}: it replaces the holder's queue registration. */
+        record Grant(boolean queued) implements Decision {
         }
 
         /**
          * Kept out; {@code remainingMillis} of the blocker that frees the attempt (or -1, unknown);
-         * {@code register}: the registration code to write, or null; {@code registered}: the
-         * holder's registration already exists (refresh its expiry, keep its arrival number).
+         * {@code register}: the registration code to write, or null; {@code arrival}: the holder's
+         * queue registration's arrival number, to keep while it re-registers, or -1 if it has none.
          */
-        record Blocked(long remainingMillis, String register, boolean registered) implements Decision {
+        record Blocked(long remainingMillis, String register, long arrival) implements Decision {
         }
     }
 
@@ -101,35 +105,44 @@ final class LeaseKind {
         return operation;
     }
 
+    /** The code of this kind's queue registrations, or null for a kind without a queue. */
+    String queueCode() {
+        if (kind instanceof LockKind.Fair) {
+            return FAIR_WAITER;
+        }
+        return kind instanceof LockKind.Permits ? FAIR_WAITER + code : null;
+    }
+
     /**
-     * What {@code holder}'s attempt on {@code name} does, given every live row of the name.
+     * What {@code holder}'s attempt on {@code name} does, given every live row of the name, oldest
+     * token first.
      *
      * @throws PermitsMismatchException if live permits of the name were taken with another number
      */
     Decision decide(String name, String holder, List<Row> rows) {
-        if (kind instanceof LockKind.Permits permits) {
-            return decidePermit(name, permits.permits(), holder, rows);
-        }
-        Long arrival = null;
+        long arrival = -1;
         for (Row row : rows) {
             if (row.holder().equals(holder)) {
                 if (row.code().equals(code)) {
                     return new Decision.Own(row.token());
                 }
-                if (row.code().equals(FAIR_WAITER)) {
+                if (row.code().equals(queueCode())) {
                     arrival = row.token();
                 }
             }
         }
+        if (kind instanceof LockKind.Permits permits) {
+            return decidePermit(name, permits.permits(), holder, arrival, rows);
+        }
         long remaining = -1;
         boolean blocked = false;
         for (Row row : rows) {
-            if (row.holder().equals(holder) || permitOf(row.code()).isPresent()) {
+            if (row.holder().equals(holder) || semaphoreFamily(row.code())) {
                 continue;
             }
             if (row.code().equals(FAIR_WAITER)) {
-                // Fair acquirers queue by arrival; a newcomer (no registration yet) queues behind every one.
-                blocked |= kind instanceof LockKind.Fair && (arrival == null || row.token() < arrival);
+                // A newcomer (no registration yet) queues behind every registered fair acquirer.
+                blocked |= kind instanceof LockKind.Fair && (arrival < 0 || row.token() < arrival);
             } else if (row.code().equals(WAITING_WRITER)) {
                 blocked |= kind instanceof LockKind.Read;
             } else if (!(kind instanceof LockKind.Read && row.code().equals(READER))) {
@@ -138,31 +151,31 @@ final class LeaseKind {
             }
         }
         if (!blocked) {
-            return new Decision.Grant();
+            return new Decision.Grant(arrival >= 0);
         }
-        String register = kind instanceof LockKind.Write ? WAITING_WRITER
-                : kind instanceof LockKind.Fair ? FAIR_WAITER : null;
-        return new Decision.Blocked(remaining, register, arrival != null);
+        String register = kind instanceof LockKind.Write ? WAITING_WRITER : queueCode();
+        return new Decision.Blocked(remaining, register, arrival);
     }
 
-    private Decision decidePermit(String name, int permits, String holder, List<Row> rows) {
-        int taken = 0;
+    private Decision decidePermit(String name, int permits, String holder, long arrival, List<Row> rows) {
+        int ahead = 0;
         long soonest = -1;
         for (Row row : rows) {
-            OptionalInt heldWith = permitOf(row.code());
-            if (heldWith.isEmpty()) {
+            if (row.holder().equals(holder)) {
                 continue;
             }
-            if (heldWith.getAsInt() != permits) {
-                throw new PermitsMismatchException(name, heldWith.getAsInt(), permits);
+            OptionalInt heldWith = permitOf(row.code());
+            if (heldWith.isPresent()) {
+                if (heldWith.getAsInt() != permits) {
+                    throw new PermitsMismatchException(name, heldWith.getAsInt(), permits);
+                }
+                ahead++;
+                soonest = soonest < 0 ? row.remainingMillis() : Math.min(soonest, row.remainingMillis());
+            } else if (semaphoreFamily(row.code()) && (arrival < 0 || row.token() < arrival)) {
+                ahead++; // a permit acquirer queued before this one
             }
-            if (row.holder().equals(holder)) {
-                return new Decision.Own(row.token());
-            }
-            taken++;
-            soonest = soonest < 0 ? row.remainingMillis() : Math.min(soonest, row.remainingMillis());
         }
-        return taken < permits ? new Decision.Grant() : new Decision.Blocked(soonest, null, false);
+        return ahead < permits ? new Decision.Grant(arrival >= 0) : new Decision.Blocked(soonest, queueCode(), arrival);
     }
 
     /**
@@ -183,7 +196,12 @@ final class LeaseKind {
 
     /** Whether a row of {@code code} is a lease (not a registration). */
     static boolean holds(String code) {
-        return !code.equals(WAITING_WRITER) && !code.equals(FAIR_WAITER);
+        return !code.equals(WAITING_WRITER) && !code.startsWith(FAIR_WAITER);
+    }
+
+    /** Whether a row of {@code code} belongs to a semaphore: a permit, or a queued permit acquirer. */
+    static boolean semaphoreFamily(String code) {
+        return permitOf(code.startsWith(FAIR_WAITER) ? code.substring(1) : code).isPresent();
     }
 
     /** The kind a lease row of {@code code} holds, for inspection; a code unknown here reads as the mutex. */

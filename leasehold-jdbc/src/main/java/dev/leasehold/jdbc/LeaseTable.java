@@ -1,5 +1,6 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.LockKind;
 import dev.leasehold.PermitsMismatchException;
 
 import java.sql.Connection;
@@ -38,8 +39,12 @@ import java.util.TreeMap;
  */
 final class LeaseTable {
 
-    /** What an acquire found. {@code token} when granted; else {@code remainingMillis} until the blockers free it, or -1 (unknown). */
-    record Acquire(boolean granted, long token, long remainingMillis) {
+    /**
+     * What an acquire found. {@code token} when granted; else {@code remainingMillis} until the
+     * blockers free it, or -1 (unknown), and the attempt's {@code arrival} number in its kind's
+     * queue, or -1 for a kind without a queue.
+     */
+    record Acquire(boolean granted, long token, long remainingMillis, long arrival) {
     }
 
     /** One renewal of a batch. */
@@ -52,6 +57,7 @@ final class LeaseTable {
     private final String sequence;
     private final String channel;
     private final TransactionBounds bounds;
+    private final Announcements announcements;
 
     /** 63 bytes, PostgreSQL's identifier limit, less the sequence's {@code _token} suffix. */
     static final int MAX_TABLE_LENGTH = 63 - "_token".length();
@@ -63,6 +69,7 @@ final class LeaseTable {
         this.sql = SqlIdentifier.quoted(this.table);
         this.sequence = SqlIdentifier.quoted(this.table + "_token");
         this.channel = channelOf(this.table);
+        this.announcements = new Announcements(sql, channel);
     }
 
     /**
@@ -139,18 +146,23 @@ final class LeaseTable {
             Acquire result;
             if (decision instanceof LeaseKind.Decision.Own own) {
                 extend(connection, name, holder, ttl);
-                result = new Acquire(true, own.token(), -1);
+                result = new Acquire(true, own.token(), -1, -1);
             } else if (decision instanceof LeaseKind.Decision.Blocked blocked) {
-                if (blocked.registered()) {
+                long arrival = blocked.arrival();
+                if (arrival >= 0) {
                     refreshRegistration(connection, name, holder, registration);
+                } else if (LeaseKind.WAITING_WRITER.equals(blocked.register())) {
+                    upsert(connection, name, holder, LeaseKind.WAITING_WRITER, "0", registration);
                 } else if (blocked.register() != null) {
-                    // A fair waiter's token is its arrival number, drawn from the fence like every token.
-                    upsert(connection, name, holder, blocked.register(), blocked.register().equals(LeaseKind.FAIR_WAITER)
-                            ? "nextval('" + sequence + "')" : "0", registration);
+                    // A queued acquirer's token is its arrival number, drawn from the fence like every token.
+                    arrival = upsert(connection, name, holder, blocked.register(), "nextval('" + sequence + "')", registration);
                 }
-                result = new Acquire(false, 0, blocked.remainingMillis());
+                result = new Acquire(false, 0, blocked.remainingMillis(), arrival);
             } else {
-                result = new Acquire(true, upsert(connection, name, holder, kind.code(), "nextval('" + sequence + "')", ttl), -1);
+                result = new Acquire(true, upsert(connection, name, holder, kind.code(), "nextval('" + sequence + "')", ttl), -1, -1);
+                if (((LeaseKind.Decision.Grant) decision).queued() && kind.kind() instanceof LockKind.Permits permits) {
+                    announcements.permitTurns(connection, name, permits.permits()); // more permits may be free
+                }
             }
             connection.commit();
             return result;
@@ -240,7 +252,7 @@ final class LeaseTable {
                 + " SET expires_at = greatest(l.expires_at, clock_timestamp() + r.ttl * interval '1 millisecond')"
                 + " FROM (SELECT name, holder, max(ttl) AS ttl FROM unnest(?::text[], ?::text[], ?::bigint[])"
                 + " AS u(name, holder, ttl) GROUP BY name, holder) AS r"
-                + " WHERE l.name = r.name AND l.holder = r.holder AND l.kind NOT IN " + LeaseKind.WAITING_SQL + " AND l.expires_at > clock_timestamp()"
+                + " WHERE l.name = r.name AND l.holder = r.holder AND NOT " + LeaseKind.WAITING_SQL + " AND l.expires_at > clock_timestamp()"
                 + " RETURNING l.name, l.holder")) {
             update.setArray(1, connection.createArrayOf("text", names));
             update.setArray(2, connection.createArrayOf("text", holders));
@@ -271,24 +283,20 @@ final class LeaseTable {
         connection.setAutoCommit(false);
         try {
             boolean released = false;
-            boolean deleted = false;
+            List<String> deleted = new ArrayList<>();
             try (PreparedStatement delete = connection.prepareStatement(bounds.sql() + "; DELETE FROM " + sql
                     + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
                 try (ResultSet row = firstResultSet(delete)) {
                     while (row.next()) {
-                        deleted = true;
+                        deleted.add(row.getString(1));
                         released |= LeaseKind.holds(row.getString(1)) && row.getBoolean(2);
                     }
                 }
             }
-            if (deleted) {
-                try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-                    notify.setString(1, channel);
-                    notify.setString(2, name);
-                    notify.execute();
-                }
+            if (!deleted.isEmpty()) {
+                announcements.released(connection, name, deleted);
             }
             connection.commit();
             return released;
@@ -315,7 +323,7 @@ final class LeaseTable {
             int kept = 0;
             try (PreparedStatement update = connection.prepareStatement(bounds.sql() + "; UPDATE " + sql
                     + " SET expires_at = clock_timestamp() + ? * interval '1 millisecond'"
-                    + " WHERE name = ? AND holder = ? AND kind NOT IN " + LeaseKind.WAITING_SQL + " AND expires_at > clock_timestamp() RETURNING 1")) {
+                    + " WHERE name = ? AND holder = ? AND NOT " + LeaseKind.WAITING_SQL + " AND expires_at > clock_timestamp() RETURNING 1")) {
                 update.setLong(1, millis);
                 update.setString(2, name);
                 update.setString(3, holder);
@@ -326,7 +334,7 @@ final class LeaseTable {
                 }
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
-                    + " WHERE name = ? AND holder = ? AND kind IN " + LeaseKind.WAITING_SQL)) {
+                    + " WHERE name = ? AND holder = ? AND " + LeaseKind.WAITING_SQL)) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
                 delete.executeUpdate();
@@ -394,7 +402,7 @@ final class LeaseTable {
             lockName(connection, name);
             List<LeaseKind.Row> deleted = new ArrayList<>();
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql + " WHERE name = ? AND "
-                    + "kind NOT IN " + LeaseKind.WAITING_SQL + " RETURNING holder, kind, token, "
+                    + "NOT " + LeaseKind.WAITING_SQL + " RETURNING holder, kind, token, "
                     + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint")) {
                 delete.setString(1, name);
                 try (ResultSet row = delete.executeQuery()) {
@@ -408,14 +416,12 @@ final class LeaseTable {
             }
             deleted.sort(Comparator.comparingLong(LeaseKind.Row::token));
             long fence;
-            try (PreparedStatement next = connection.prepareStatement("SELECT nextval('" + sequence + "'), pg_notify(?, ?)")) {
-                next.setString(1, channel);
-                next.setString(2, name);
-                try (ResultSet row = next.executeQuery()) {
-                    row.next();
-                    fence = row.getLong(1);
-                }
+            try (PreparedStatement next = connection.prepareStatement("SELECT nextval('" + sequence + "')");
+                 ResultSet row = next.executeQuery()) {
+                row.next();
+                fence = row.getLong(1);
             }
+            announcements.released(connection, name, deleted.stream().map(LeaseKind.Row::code).toList());
             Break result = new Break(deleted, fence);
             record.write(connection, result);
             connection.commit();
