@@ -40,13 +40,20 @@ final class Announcements {
      * queue for its permit or registration).
      */
     void released(Connection connection, String name, Collection<String> codes) throws SQLException {
-        try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-            notify.setString(1, channel);
-            notify.setString(2, name);
-            notify.execute();
-        }
         if (codes.stream().anyMatch(code -> !LeaseKind.semaphoreFamily(code))) {
-            turn(connection, name, LeaseKind.FAIR_WAITER, 1);
+            // Both in one round trip: the plain payload, and the fair queue's head.
+            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?); " + turnSql)) {
+                notify.setString(1, channel);
+                notify.setString(2, name);
+                bindTurn(notify, 3, name, LeaseKind.FAIR_WAITER, 1);
+                notify.execute();
+            }
+        } else {
+            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+                notify.setString(1, channel);
+                notify.setString(2, name);
+                notify.execute();
+            }
         }
         Set<Integer> semaphores = new TreeSet<>();
         for (String code : codes) {
@@ -78,12 +85,17 @@ final class Announcements {
     /** Wakes the first {@code turns} live registrations of {@code queueCode} on {@code name}, if any. */
     private void turn(Connection connection, String name, String queueCode, int turns) throws SQLException {
         try (PreparedStatement notify = connection.prepareStatement(turnSql)) {
-            notify.setString(1, channel);
-            notify.setString(2, name);
-            notify.setString(3, name);
-            notify.setString(4, queueCode);
-            notify.setInt(5, turns);
+            bindTurn(notify, 1, name, queueCode, turns);
             notify.execute();
         }
+    }
+
+    private void bindTurn(PreparedStatement notify, int first, String name, String queueCode, int turns)
+            throws SQLException {
+        notify.setString(first, channel);
+        notify.setString(first + 1, name);
+        notify.setString(first + 2, name);
+        notify.setString(first + 3, queueCode);
+        notify.setInt(first + 4, turns);
     }
 }

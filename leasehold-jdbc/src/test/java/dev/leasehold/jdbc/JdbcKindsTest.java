@@ -125,6 +125,31 @@ class JdbcKindsTest {
         }
     }
 
+    /** Blocked permit acquirers queue by arrival, across clients, and a release wakes the next of them. */
+    @Test
+    void queuedPermitAcquirersAreServedInArrivalOrder() throws Exception {
+        try (JdbcLockClient holder = JdbcLocks.create(SharedDatabase.pool());
+             JdbcLockClient a = JdbcLocks.create(SharedDatabase.pool());
+             JdbcLockClient b = JdbcLocks.create(SharedDatabase.pool())) {
+            String name = "sem:queue";
+            Lease first = holder.semaphore(name, 2).acquire(Duration.ofSeconds(5));
+            Lease second = holder.semaphore(name, 2).acquire(Duration.ofSeconds(5));
+            CompletableFuture<Lease> onA = a.semaphore(name, 2).acquireAsync(Duration.ofSeconds(30));
+            awaitWaiters(holder, name, 1);
+            CompletableFuture<Lease> onB = b.semaphore(name, 2).acquireAsync(Duration.ofSeconds(30));
+            awaitWaiters(holder, name, 2);
+            first.release();
+            Lease third = onA.get(10, TimeUnit.SECONDS);
+            assertThat(onB).as("the later arrival waits").isNotDone();
+            second.release();
+            Lease fourth = onB.get(10, TimeUnit.SECONDS);
+            assertThat(fourth.token()).isGreaterThan(third.token());
+            third.release();
+            fourth.release();
+            assertThat(rowsOf(name)).isZero();
+        }
+    }
+
     @Test
     void permitsTakenWithAnotherCountAreAMismatch() {
         try (JdbcLockClient a = JdbcLocks.create(SharedDatabase.pool());
