@@ -130,7 +130,7 @@ final class JdbcLockProtocol implements LockProtocol {
                 ReleaseOutcome.single(backend.table().releaseHolding(connection, name, holder, keepFor)));
     }
 
-    /** The release's statement deletes every row of the holder: the lease and a waiting writer's or fair waiter's registration. */
+    /** The release's statement deletes every row of the holder: the lease and its registration as a waiting writer or queued acquirer. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return call("the cleanup of an abandoned acquire of '" + name + "'", connection -> {

@@ -44,9 +44,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link dev.leasehold.engine.LeaseEngine.Settings#waiterRegistration() waiter registration}; fair
  * acquirers are granted in arrival order across clients, and one whose registration lapsed (its
  * client died) stops blocking. A semaphore of {@code n} permits is at most {@code n} permit rows
- * of the name, each a lease with its own token; the rows carry {@code n}, so a client asking
- * another number while permits are held gets a {@link dev.leasehold.PermitsMismatchException}.
- * The lock family and the semaphore family of one name never exclude each other.
+ * of the name, each a lease with its own token; blocked permit acquirers queue by arrival the same
+ * way. The rows carry {@code n}, so a client asking another number while permits are held gets a
+ * {@link dev.leasehold.PermitsMismatchException}. A release wakes only the queued acquirers whose
+ * turn it is, not every one. The lock family and the semaphore family of one name never exclude
+ * each other; clients of a version before these kinds, on the same table, see their rows as
+ * exclusive holders (they wait, and never grant against them).
  *
  * <p><b>Bounded transactions.</b> Every transaction sets, with {@code SET LOCAL} (so a pooler
  * carries nothing over), {@code idle_in_transaction_session_timeout} to a third of the operation

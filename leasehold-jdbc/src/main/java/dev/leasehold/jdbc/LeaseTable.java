@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * CREATE TABLE IF NOT EXISTS leasehold_lease (
  *     name       text        NOT NULL,
  *     holder     text        NOT NULL,
- *     kind       text        NOT NULL,  -- see LeaseKind: x, xw, xf, r, p<n>: leases; w, q: waiting
+ *     kind       text        NOT NULL,  -- see LeaseKind: x, xw, xf, r, p<n>: leases; w, q, qp<n>: waiting
  *     token      bigint      NOT NULL,
  *     expires_at timestamptz NOT NULL,
  *     PRIMARY KEY (name, holder)
@@ -132,8 +132,9 @@ final class LeaseTable {
      * its token returned, and otherwise a new lease row takes the next token of the sequence. The
      * transaction is READ COMMITTED whatever the connection's default, so each statement after the
      * advisory lock sees every grant committed before it.
-     * A blocked write or fair attempt registers for {@code registration} (a fair one keeps its
-     * arrival number while it re-registers); {@link LeaseKind#decide} says which rows keep it out.
+     * A blocked write, fair or permit attempt registers for {@code registration} (a queued one, fair
+     * or permit, keeps its arrival number while it re-registers); {@link LeaseKind#decide} says which
+     * rows keep it out. A release announces at commit ({@link Announcements}).
      *
      * @throws dev.leasehold.PermitsMismatchException if a permit is asked with another number than the live ones
      */
@@ -274,8 +275,8 @@ final class LeaseTable {
     }
 
     /**
-     * Deletes every row of {@code holder} on {@code name} (its lease, its waiting writer's or fair
-     * waiter's registration) and, if one went, announces on {@link #channel()} at commit.
+     * Deletes every row of {@code holder} on {@code name} (its lease, its registration as a waiting
+     * writer or a queued acquirer) and, if one went, announces on {@link #channel()} at commit.
      *
      * @return whether a live lease of {@code holder} was deleted
      */
@@ -309,7 +310,7 @@ final class LeaseTable {
      * Ends {@code holder}'s lease on {@code name} but keeps its row live until the database's
      * {@code clock_timestamp()} + {@code keepFor} (rounded up to whole ms), earlier or later than
      * its expiry was, instead of deleting it: {@link dev.leasehold.LockOptions#holdAtLeast}. Only a
-     * live lease row of the holder's is kept; a registration of the holder's (waiting writer, fair waiter) goes.
+     * live lease row of the holder's is kept; a registration of the holder's (waiting writer, queued acquirer) goes.
      * One transaction, bounded as every other ({@link TransactionBounds}), no announcement: the
      * lock is not free. Every acquire purges expired rows, so the kept row frees the lock by the
      * database's clock even if this process dies.
