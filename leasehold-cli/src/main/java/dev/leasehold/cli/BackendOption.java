@@ -4,7 +4,7 @@ import dev.leasehold.LockClient;
 import dev.leasehold.etcd.EtcdLockClient;
 import dev.leasehold.etcd.EtcdLockInfo;
 import dev.leasehold.etcd.EtcdLocks;
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.zookeeper.LockQueue;
 import dev.leasehold.zookeeper.ZooKeeperLockClient;
@@ -15,6 +15,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -160,14 +161,15 @@ final class BackendOption {
      */
     static LockInfo asLockInfo(LockQueue queue) {
         String holders = queue.holders().stream().map(LockQueue.Entry::holder).collect(Collectors.joining(", "));
-        return new LockInfo(queue.name(), holders.isEmpty() ? Optional.empty() : Optional.of(holders),
+        return new LockInfo(queue.name(), Optional.empty(), holders.isEmpty() ? List.of() : List.of(holders),
                 Optional.empty(), OptionalLong.empty(), queue.waiters(), Optional.empty());
     }
 
     /** An etcd snapshot in {@code inspect}'s terms: the oldest holder (and how many more), its lease's ttl and token. */
     static LockInfo asLockInfo(EtcdLockInfo info) {
-        return new LockInfo(info.name(),
-                info.holder().map(holder -> info.holders() > 1 ? holder + " and " + (info.holders() - 1) + " more" : holder),
+        return new LockInfo(info.name(), Optional.empty(),
+                info.holder().map(holder -> info.holders() > 1 ? holder + " and " + (info.holders() - 1) + " more" : holder)
+                        .stream().toList(),
                 info.remaining(), info.token(), info.waiters(), Optional.empty());
     }
 }
