@@ -4,12 +4,12 @@ import dev.leasehold.BrokenLock;
 import dev.leasehold.LockInfo;
 import dev.leasehold.LockKind;
 import dev.leasehold.engine.HolderIds;
+import dev.leasehold.spi.Args;
+import dev.leasehold.spi.Glob;
 import dev.leasehold.spi.Inspector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -51,9 +51,6 @@ final class JdbcInspector implements Inspector {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcInspector.class);
 
-    /** The longest reason a break records. */
-    static final int MAX_REASON_LENGTH = 1_000;
-
     private final JdbcLockProtocol.Shared shared;
     private final String breaks;
 
@@ -72,20 +69,22 @@ final class JdbcInspector implements Inspector {
     }
 
     /**
-     * The held names matching the glob {@code pattern} ({@code *} any run, {@code ?} one character,
-     * {@code \} quotes the next), by name.
+     * The held names matching the {@link Glob} {@code pattern}, by name: the database selects the
+     * rows by a LIKE pattern that matches at least those names ({@link LikePattern}), and the glob
+     * keeps exactly its own.
      *
-     * @throws IllegalArgumentException if the pattern ends in a lone backslash
+     * @throws IllegalArgumentException if the pattern is not a glob (a {@code [} never closed)
      */
     @Override
     public List<LockInfo> list(String pattern) {
+        Glob glob = Glob.of(pattern);
         String like = LikePattern.of(pattern);
         Map<String, List<LeaseKind.Row>> byName = read("the listing of '" + pattern + "'",
                 connection -> shared.table().liveRowsLike(connection, like));
         List<LockInfo> held = new ArrayList<>();
         byName.forEach((name, rows) -> {
             LockInfo info = snapshot(name, rows);
-            if (info.isHeld()) {
+            if (info.isHeld() && glob.matches(name)) {
                 held.add(info);
             }
         });
@@ -99,19 +98,13 @@ final class JdbcInspector implements Inspector {
      * renewal and is lost; a fixed lease runs on until its local deadline, so only a guarded resource
      * is safe from it meanwhile.
      *
-     * @throws IllegalArgumentException if reason is null, blank or longer than {@value #MAX_REASON_LENGTH}
+     * @throws IllegalArgumentException if reason is null, blank or longer than {@value Args#MAX_REASON_LENGTH}
      * @throws dev.leasehold.LockUnavailableException if the database cannot be reached
      */
     @Override
     public Optional<BrokenLock> breakLock(String name, String reason) {
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("reason must not be null or blank: say why the lock is broken");
-        }
-        if (reason.length() > MAX_REASON_LENGTH) {
-            throw new IllegalArgumentException("reason must be at most " + MAX_REASON_LENGTH + " characters, got "
-                    + reason.length());
-        }
-        String by = whoAmI();
+        Args.breakReason(reason);
+        String by = BrokenLock.operator();
         LeaseTable.Break result = read("the break of '" + name + "'", connection ->
                 shared.table().breakLeases(connection, name, (inTransaction, broken) ->
                         record(inTransaction, name, redacted(broken.holders()), broken.fence(), by, reason)));
@@ -184,15 +177,5 @@ final class JdbcInspector implements Inspector {
         } catch (SQLException | RuntimeException e) {
             throw JdbcErrors.translate(shared.database(), operation, e);
         }
-    }
-
-    private static String whoAmI() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException | SecurityException unknown) {
-            host = "unknown-host";
-        }
-        return System.getProperty("user.name", "unknown-user") + "@" + host;
     }
 }

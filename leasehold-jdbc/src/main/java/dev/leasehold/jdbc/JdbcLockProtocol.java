@@ -73,7 +73,7 @@ final class JdbcLockProtocol implements LockProtocol {
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         return call(kind.operation() + " of '" + request.name() + "'", connection -> {
             LeaseTable.Acquire result = backend.table().acquire(connection, kind, request.name(), request.holder(),
-                    request.ttl(), backend.waiterRegistration());
+                    request.ttl(), backend.waiterRegistration(), request.subscribed());
             if (result.granted()) {
                 return Attempt.acquired(result.token());
             }

@@ -13,7 +13,8 @@ import java.util.OptionalInt;
  *
  * <p>Row codes: {@code x} mutex, {@code xw} write lock, {@code xf} fair lock, {@code r} reader,
  * {@code p<n>} a permit of a semaphore of {@code n} permits (leases); {@code w} a waiting writer,
- * {@code q} a queued fair acquirer, {@code qp<n>} a queued permit acquirer (registrations, holding
+ * {@code m} a waiting mutex acquirer (counted by inspection, keeps nobody out), {@code q} a queued
+ * fair acquirer, {@code qp<n>} a queued permit acquirer (registrations, holding
  * nothing; a queued one's token is its arrival number). Which kinds exclude each other is the rule
  * of {@link LockKind}: the lock family (mutex, fair, read, write) and the semaphore family of one
  * name never exclude each other. Queues are Curator's rule: a fair acquirer is granted when the
@@ -21,7 +22,7 @@ import java.util.OptionalInt;
  * permits held plus the live permit registrations that arrived before it are fewer than
  * {@code n}. A code this version does not know (a later version's) keeps the whole lock family out,
  * so clients of two versions on one table never both grant. Clients before the fair lock and the
- * semaphore see {@code xw}, {@code xf}, {@code q}, {@code qp<n>} and {@code p<n>} rows as exclusive
+ * semaphore see {@code xw}, {@code xf}, {@code m}, {@code q}, {@code qp<n>} and {@code p<n>} rows as exclusive
  * holders: they wait for them, and never grant against them.
  */
 final class LeaseKind {
@@ -30,12 +31,15 @@ final class LeaseKind {
     static final String READER = "r";
     /** A waiting writer's registration: keeps readers out, holds nothing. */
     static final String WAITING_WRITER = "w";
+    /** A waiting mutex acquirer's registration: only counted, so inspection sees it; keeps nobody out. */
+    static final String WAITING_MUTEX = "m";
     /** A queued fair acquirer's registration, its token the arrival number. */
     static final String FAIR_WAITER = "q";
     private static final String PERMIT_PREFIX = "p";
 
     /** An SQL condition on the {@code kind} column: the row is a registration, holding nothing. */
-    static final String WAITING_SQL = "(kind = '" + WAITING_WRITER + "' OR kind LIKE '" + FAIR_WAITER + "%')";
+    static final String WAITING_SQL = "(kind IN ('" + WAITING_WRITER + "', '" + WAITING_MUTEX + "') OR kind LIKE '"
+            + FAIR_WAITER + "%')";
 
     /** One live row of a name. {@code remainingMillis}: until its expiry, in database time. */
     record Row(String holder, String code, long token, long remainingMillis) {
@@ -115,11 +119,12 @@ final class LeaseKind {
 
     /**
      * What {@code holder}'s attempt on {@code name} does, given every live row of the name, oldest
-     * token first.
+     * token first; {@code subscribed}: the attempt waits for release notifications, so a blocked
+     * mutex attempt registers (other kinds register whenever blocked).
      *
      * @throws PermitsMismatchException if live permits of the name were taken with another number
      */
-    Decision decide(String name, String holder, List<Row> rows) {
+    Decision decide(String name, String holder, List<Row> rows, boolean subscribed) {
         long arrival = -1;
         for (Row row : rows) {
             if (row.holder().equals(holder)) {
@@ -145,6 +150,8 @@ final class LeaseKind {
                 blocked |= kind instanceof LockKind.Fair && (arrival < 0 || row.token() < arrival);
             } else if (row.code().equals(WAITING_WRITER)) {
                 blocked |= kind instanceof LockKind.Read;
+            } else if (row.code().equals(WAITING_MUTEX)) {
+                continue;
             } else if (!(kind instanceof LockKind.Read && row.code().equals(READER))) {
                 blocked = true;
                 remaining = Math.max(remaining, row.remainingMillis());
@@ -153,7 +160,8 @@ final class LeaseKind {
         if (!blocked) {
             return new Decision.Grant(arrival >= 0);
         }
-        String register = kind instanceof LockKind.Write ? WAITING_WRITER : queueCode();
+        String register = kind instanceof LockKind.Write ? WAITING_WRITER
+                : kind instanceof LockKind.Mutex && subscribed ? WAITING_MUTEX : queueCode();
         return new Decision.Blocked(remaining, register, arrival);
     }
 
@@ -196,7 +204,7 @@ final class LeaseKind {
 
     /** Whether a row of {@code code} is a lease (not a registration). */
     static boolean holds(String code) {
-        return !code.equals(WAITING_WRITER) && !code.startsWith(FAIR_WAITER);
+        return !code.equals(WAITING_WRITER) && !code.equals(WAITING_MUTEX) && !code.startsWith(FAIR_WAITER);
     }
 
     /** Whether a row of {@code code} belongs to a semaphore: a permit, or a queued permit acquirer. */

@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * CREATE TABLE IF NOT EXISTS leasehold_lease (
  *     name       text        NOT NULL,
  *     holder     text        NOT NULL,
- *     kind       text        NOT NULL,  -- see LeaseKind: x, xw, xf, r, p<n>: leases; w, q, qp<n>: waiting
+ *     kind       text        NOT NULL,  -- see LeaseKind: x, xw, xf, r, p<n>: leases; w, m, q, qp<n>: waiting
  *     token      bigint      NOT NULL,
  *     expires_at timestamptz NOT NULL,
  *     PRIMARY KEY (name, holder)
@@ -132,18 +132,18 @@ final class LeaseTable {
      * its token returned, and otherwise a new lease row takes the next token of the sequence. The
      * transaction is READ COMMITTED whatever the connection's default, so each statement after the
      * advisory lock sees every grant committed before it.
-     * A blocked write, fair or permit attempt registers for {@code registration} (a queued one, fair
+     * A blocked write, fair or permit attempt, or a mutex one that is {@code subscribed}, registers for {@code registration} (a queued one, fair
      * or permit, keeps its arrival number while it re-registers); {@link LeaseKind#decide} says which
      * rows keep it out. A release announces at commit ({@link Announcements}).
      *
      * @throws dev.leasehold.PermitsMismatchException if a permit is asked with another number than the live ones
      */
     Acquire acquire(Connection connection, LeaseKind kind, String name, String holder, Duration ttl,
-                    Duration registration) throws SQLException {
+                    Duration registration, boolean subscribed) throws SQLException {
         connection.setAutoCommit(false);
         try {
             lockName(connection, name);
-            LeaseKind.Decision decision = kind.decide(name, holder, liveRows(connection, name));
+            LeaseKind.Decision decision = kind.decide(name, holder, liveRows(connection, name), subscribed);
             Acquire result;
             if (decision instanceof LeaseKind.Decision.Own own) {
                 extend(connection, name, holder, ttl);
@@ -152,8 +152,9 @@ final class LeaseTable {
                 long arrival = blocked.arrival();
                 if (arrival >= 0) {
                     refreshRegistration(connection, name, holder, registration);
-                } else if (LeaseKind.WAITING_WRITER.equals(blocked.register())) {
-                    upsert(connection, name, holder, LeaseKind.WAITING_WRITER, "0", registration);
+                } else if (LeaseKind.WAITING_WRITER.equals(blocked.register())
+                        || LeaseKind.WAITING_MUTEX.equals(blocked.register())) {
+                    upsert(connection, name, holder, blocked.register(), "0", registration);
                 } else if (blocked.register() != null) {
                     // A queued acquirer's token is its arrival number, drawn from the fence like every token.
                     arrival = upsert(connection, name, holder, blocked.register(), "nextval('" + sequence + "')", registration);
