@@ -33,23 +33,17 @@ import java.util.stream.Collectors;
  * name is free), and a break draws the sequence's next value as its fence, which every later token
  * of every name exceeds.
  *
- * <p><b>Break records.</b> A break is recorded, with who broke it and why, in {@code <table>_break},
- * created on the first break; where the database refuses that table (no CREATE privilege, a table of
- * that name with another shape) the break still happens and a warning says it went unrecorded.
- * <pre>{@code
- * CREATE TABLE IF NOT EXISTS leasehold_lease_break (
- *     name      text        NOT NULL,
- *     holders   text        NOT NULL,   -- redacted
- *     fence     bigint      NOT NULL,
- *     broken_by text        NOT NULL,
- *     reason    text        NOT NULL,
- *     broken_at timestamptz NOT NULL DEFAULT clock_timestamp()
- * );
- * }</pre>
+ * <p><b>Break records.</b> A break is recorded, with who broke it and why, in {@code <table>_break}
+ * (region {@code break-table} of {@code schema.sql}), created on the first break; where the database
+ * refuses that table (no CREATE privilege, a table of that name with another shape) the break still
+ * happens and a warning says it went unrecorded.
  */
 final class JdbcInspector implements Inspector {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcInspector.class);
+
+    /** The break records' table of the default lease table, as schema.sql names it. */
+    private static final String DEFAULT_BREAKS = JdbcLocks.DEFAULT_TABLE + "_break";
 
     private final JdbcLockProtocol.Shared shared;
     private final String breaks;
@@ -127,9 +121,9 @@ final class JdbcInspector implements Inspector {
         try (Statement create = connection.createStatement();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + SqlIdentifier.quoted(breaks)
                      + " (name, holders, fence, broken_by, reason) VALUES (?, ?, ?, ?, ?)")) {
-            create.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifier.quoted(breaks) + " (name text NOT NULL, "
-                    + "holders text NOT NULL, fence bigint NOT NULL, broken_by text NOT NULL, reason text NOT NULL, "
-                    + "broken_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            for (String ddl : SchemaSql.statements("break-table", Map.of(DEFAULT_BREAKS, SqlIdentifier.quoted(breaks)))) {
+                create.execute(ddl);
+            }
             insert.setString(1, name);
             insert.setString(2, holders);
             insert.setLong(3, fence);
@@ -140,7 +134,7 @@ final class JdbcInspector implements Inspector {
         } catch (SQLException refused) {
             connection.rollback(savepoint);
             LOG.warn("The break of lock '{}' is not recorded: table {} cannot be created or written ({}); create it "
-                    + "with the DDL in JdbcInspector's documentation, or grant the client CREATE", name, breaks,
+                    + "with region break-table of leasehold-jdbc's schema.sql, or grant the client CREATE", name, breaks,
                     refused.getMessage());
         }
     }
