@@ -8,7 +8,7 @@ CREATE SEQUENCE IF NOT EXISTS leasehold_lease_token;
 CREATE TABLE IF NOT EXISTS leasehold_lease (
     name       text        NOT NULL,
     holder     text        NOT NULL,
-    kind       text        NOT NULL,   -- x, xw, xf, r, p<n>: leases; w, m, q, qp<n>: waiting (LeaseKind)
+    kind       text        NOT NULL,   -- x: exclusive, r: reader, w: waiting writer
     token      bigint      NOT NULL,
     expires_at timestamptz NOT NULL,
     PRIMARY KEY (name, holder)
