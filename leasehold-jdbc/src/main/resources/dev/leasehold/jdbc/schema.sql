@@ -8,7 +8,8 @@ CREATE SEQUENCE IF NOT EXISTS leasehold_lease_token;
 CREATE TABLE IF NOT EXISTS leasehold_lease (
     name       text        NOT NULL,
     holder     text        NOT NULL,
-    kind       text        NOT NULL,   -- x: exclusive, r: reader, w: waiting writer
+    kind       text        NOT NULL,   -- leases: x mutex, xw write, xf fair, r reader, p<n> permit of n;
+                                      -- waiting: w writer, m mutex, q fair, qp<n> permit
     token      bigint      NOT NULL,
     expires_at timestamptz NOT NULL,
     PRIMARY KEY (name, holder)
