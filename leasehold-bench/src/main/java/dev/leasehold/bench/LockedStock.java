@@ -11,7 +11,7 @@ import java.time.Duration;
 
 /**
  * (a) A Leasehold lock (Redis) around a read-modify-write of the PostgreSQL row, with the lease's
- * token admitted by {@link JdbcFenceGuard} in the same transaction: the pattern the README teaches.
+ * token admitted by {@link JdbcFenceGuard} in the same transaction: the pattern README's first example teaches.
  */
 final class LockedStock implements StockStrategy {
 

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A fleet half migrated from Redisson 4.0.0 to Leasehold, on one real server: what each side sees
- * when the other holds the same name. README, "Migrating from Redisson", quotes the outcome.
+ * when the other holds the same name. docs/migration-from-redisson.md, "A mixed fleet", quotes the outcome.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MixedFleetTest {

@@ -160,7 +160,7 @@ final class DemoCommand implements Callable<Integer> {
             if (outcome.aWriteStored()) {
                 throw new CliException(ExitCodes.INTERNAL, "A's late write was stored: B's token " + outcome.bToken()
                         + " is not higher than A's " + outcome.aToken() + ", which only a promoted master whose clock"
-                        + " runs behind the old one's should allow (README, \"Redis deployments\")");
+                        + " runs behind the old one's should allow (docs/redis.md, \"What a failover can lose\")");
             }
             out.println();
             out.println("What to take from it: Redis replicates asynchronously, so a failover can lose a lock that only");

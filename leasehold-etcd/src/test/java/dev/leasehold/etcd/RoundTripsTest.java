@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The calls each operation sends to etcd, counted by a gRPC interceptor on a real cluster (README quotes them). */
+/** The calls each operation sends to etcd, counted by a gRPC interceptor on a real cluster (docs/etcd.md quotes them). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RoundTripsTest {
 

@@ -38,8 +38,8 @@ import java.time.Duration;
  * Sentinel or Cluster failover promotes a replica that may lack the last writes). Fencing tokens
  * stay strictly increasing across holders as long as the server's clock does not step back by
  * more than the fence retention (see {@link RedisLocks.Builder#fenceRetention(Duration)}) and the
- * server does not lose the fence key's last write; across a failover, see the README's "Redis
- * deployments" for when a promoted replica's tokens exceed the old master's.
+ * server does not lose the fence key's last write; across a failover, see docs/redis.md, "What a
+ * failover can lose", for when a promoted replica's tokens exceed the old master's.
  */
 public final class RedisLockClient extends EngineLockClient {
 

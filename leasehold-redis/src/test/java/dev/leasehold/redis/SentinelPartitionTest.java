@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p><b>Without replica acknowledgement</b> the isolated master still accepts the old holder's
  * renewals, so its lease stays valid while the new master, whose copy of the key expired at the
  * ttl its last replicated renewal set, grants the lock to the second client: two valid holders at
- * once, the failover window README documents. The test asserts that the checker sees that overlap
+ * once, the failover window docs/guarantees.md documents ("Redis Sentinel"). The test asserts that the checker sees that overlap
  * (its proof that it catches one in this scenario), that fencing refused every write of the old
  * holder after the new one's first access (0 stale writes admitted), that the new token exceeds
  * every token the old master issued, and prints the overlap; the old holder learns of its loss

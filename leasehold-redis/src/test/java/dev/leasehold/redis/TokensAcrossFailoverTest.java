@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * dies before replicating its last grant: the promoted replica's token is {@code max(last
  * replicated + 1, its own TIME in µs)}. It exceeds the lost grant's token as long as the replica's
  * clock is behind by less than the time between that grant and the new one; behind by more, the
- * new token is lower, which is the assumption the README states (and a guard would then refuse
+ * new token is lower, which is the assumption docs/redis.md states ("What a failover can lose") (and a guard would then refuse
  * the new holder's writes). The replica runs the redis-server 6.2 shipped in the embedded-redis
  * jar: Debian's build hangs under libfaketime.
  */

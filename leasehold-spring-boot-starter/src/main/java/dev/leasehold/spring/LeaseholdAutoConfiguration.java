@@ -93,7 +93,7 @@ public class LeaseholdAutoConfiguration {
     }
 
     /**
-     * Reports the client's meters ({@code leasehold.*}, README "Meters") to the application's
+     * Reports the client's meters ({@code leasehold.*}, docs/operations.md, "Meters") to the application's
      * {@link MeterRegistry} when there is exactly one; nested so that an application without
      * Micrometer never loads this class.
      */

@@ -188,7 +188,7 @@ class ScheduledJobTest {
         }
     }
 
-    /** The job as the README writes it: every instance has it, one runs it each period. */
+    /** The job as docs/spring.md writes it: every instance has it, one runs it each period. */
     public static class SkippingJob {
         private final Runs runs;
         private final String instance;

@@ -207,7 +207,7 @@ class ZooKeeperKindsTest {
         }
     }
 
-    /** The round trips the README quotes: two per uncontended acquire, one per release. */
+    /** The round trips docs/zookeeper.md quotes: two per uncontended acquire, one per release. */
     @Test
     void anUncontendedAcquireCostsTwoRequestsAndAReleaseOne() {
         Ensemble ensemble = Ensemble.shared();
