@@ -7,11 +7,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,28 +29,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisAdminTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void closeClients() {
         clients.forEach(RedisLockClient::close);
         clients.clear();
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
     }
 
     private RedisLockClient client() {
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofSeconds(10)).connect();
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofSeconds(10)).connect();
         clients.add(client);
         return client;
     }
@@ -65,18 +56,18 @@ class RedisAdminTest {
         }
         // Noise: plain data, a released lock's leftover fence, a foreign SET NX lock, other kinds.
         for (int i = 0; i < 500; i++) {
-            server.command("SET", "cache:" + i, "value " + i);
+            server.get().command("SET", "cache:" + i, "value " + i);
         }
         client.lock("job:released").acquire(WAIT).release();
-        server.command("SET", "job:python", "redis-py-token", "PX", "60000");
+        server.get().command("SET", "job:python", "redis-py-token", "PX", "60000");
         Lease reader = client.readWriteLock("job:rw").readLock().acquire(WAIT);
-        long scansBefore = ServerProbe.calls(server, "scan");
+        long scansBefore = ServerProbe.calls(server.get(), "scan");
 
         List<LockInfo> jobs = client.list("job:*");
 
-        assertThat(ServerProbe.calls(server, "scan") - scansBefore).as("several bounded SCAN steps")
+        assertThat(ServerProbe.calls(server.get(), "scan") - scansBefore).as("several bounded SCAN steps")
                 .isGreaterThanOrEqualTo(3);
-        assertThat(ServerProbe.calls(server, "keys")).as("never KEYS").isZero();
+        assertThat(ServerProbe.calls(server.get(), "keys")).as("never KEYS").isZero();
         assertThat(jobs).hasSize(held);
         assertThat(jobs).extracting(LockInfo::name).doesNotContain("job:released", "job:python", "job:rw")
                 .contains("job:0", "job:" + (held - 1)).isSorted();
@@ -106,7 +97,7 @@ class RedisAdminTest {
 
         RedisLockClient waiterClient = client();
         CompletableFuture<Lease> waiting = waiterClient.lock("acct:9").acquireAsync(Duration.ofSeconds(20));
-        ServerProbe.awaitWaiters(server, "{acct:9}:waiters", 1);
+        ServerProbe.awaitWaiters(server.get(), "{acct:9}:waiters", 1);
 
         RedisLockClient admin = client();
         long brokeAt = System.nanoTime();
@@ -130,12 +121,12 @@ class RedisAdminTest {
                 .isInstanceOf(StaleTokenException.class);
 
         @SuppressWarnings("unchecked")
-        Map<String, String> audit = toMap((List<Object>) server.command("HGETALL", "{acct:9}:broken"));
+        Map<String, String> audit = toMap((List<Object>) server.get().command("HGETALL", "{acct:9}:broken"));
         assertThat(audit).containsEntry("reason", "stuck batch job, ticket OPS-12")
                 .containsEntry("fence", Long.toString(report.get().fence()))
                 .containsEntry("by", report.get().by()).containsKeys("holder", "at");
         assertThat(audit.get("holder")).endsWith("…").hasSize(7);
-        assertThat((Long) server.command("PTTL", "{acct:9}:broken")).isPositive()
+        assertThat((Long) server.get().command("PTTL", "{acct:9}:broken")).isPositive()
                 .isLessThanOrEqualTo(RedisLockClient.BREAK_AUDIT_RETENTION.toMillis());
         assertThat(broken.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
         assertThat(next.isValid()).as("the broken holder's release spares the next holder").isTrue();
@@ -146,19 +137,19 @@ class RedisAdminTest {
     void breakingAFreeLockWritesNothing() {
         RedisLockClient client = client();
         client.lock("free:1").acquire(WAIT).release();
-        Object fence = server.command("GET", "{free:1}:fence");
+        Object fence = server.get().command("GET", "{free:1}:fence");
         assertThat(client.breakLock("free:1", "just checking")).isEmpty();
-        assertThat(server.command("GET", "{free:1}:fence")).isEqualTo(fence);
-        assertThat(server.command("EXISTS", "{free:1}:broken")).isEqualTo(0L);
+        assertThat(server.get().command("GET", "{free:1}:fence")).isEqualTo(fence);
+        assertThat(server.get().command("EXISTS", "{free:1}:broken")).isEqualTo(0L);
     }
 
     @Test
     void theFenceAdvancesEvenWhenItsKeyHadExpired() {
         Lease lease = client().lock("old:1").acquire(WAIT);
-        server.command("DEL", "{old:1}:fence"); // held longer than the fence retention
+        server.get().command("DEL", "{old:1}:fence"); // held longer than the fence retention
         BrokenLock report = client().breakLock("old:1", "expired fence").orElseThrow();
         assertThat(report.fence()).isGreaterThan(lease.token());
-        assertThat((Long) server.command("PTTL", "{old:1}:fence")).as("kept for the fence retention").isPositive();
+        assertThat((Long) server.get().command("PTTL", "{old:1}:fence")).as("kept for the fence retention").isPositive();
         // Another client: this one's own lease still queues its acquisitions of the name locally.
         assertThat(client().lock("old:1").acquire(WAIT).token()).isGreaterThan(report.fence());
     }

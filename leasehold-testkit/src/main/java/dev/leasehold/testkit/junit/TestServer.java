@@ -4,7 +4,6 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * A real server for a test class, as a JUnit 5 extension in place of a {@code @BeforeAll}/{@code
@@ -29,17 +28,17 @@ public final class TestServer<S extends AutoCloseable> implements BeforeAllCallb
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TestServer.class);
 
-    private final Supplier<S> start;
+    private final Starter<S> start;
     private final String sharedKey;
     private volatile S server;
 
-    private TestServer(Supplier<S> start, String sharedKey) {
+    private TestServer(Starter<S> start, String sharedKey) {
         this.start = Objects.requireNonNull(start, "start");
         this.sharedKey = sharedKey;
     }
 
     /** A server {@code start} starts for the test class that registers it, closed after that class. */
-    public static <S extends AutoCloseable> TestServer<S> perClass(Supplier<S> start) {
+    public static <S extends AutoCloseable> TestServer<S> perClass(Starter<S> start) {
         return new TestServer<>(start, null);
     }
 
@@ -49,7 +48,7 @@ public final class TestServer<S extends AutoCloseable> implements BeforeAllCallb
      *
      * @throws IllegalArgumentException if {@code key} is blank
      */
-    public static <S extends AutoCloseable> TestServer<S> perJvm(String key, Supplier<S> start) {
+    public static <S extends AutoCloseable> TestServer<S> perJvm(String key, Starter<S> start) {
         if (key == null || key.isBlank()) {
             throw new IllegalArgumentException("a shared test server needs a key naming it, got '" + key + "'");
         }
@@ -76,7 +75,29 @@ public final class TestServer<S extends AutoCloseable> implements BeforeAllCallb
         ExtensionContext owner = sharedKey == null ? topLevelClass(context) : context.getRoot();
         Object key = sharedKey == null ? this : sharedKey;
         // The store closes what it holds when its context ends, whatever happened in between.
-        server = (S) owner.getStore(NAMESPACE).getOrComputeIfAbsent(key, k -> start.get(), AutoCloseable.class);
+        server = (S) owner.getStore(NAMESPACE).getOrComputeIfAbsent(key, k -> started(), AutoCloseable.class);
+    }
+
+    private S started() {
+        try {
+            return start.start();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("the test server did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Starts a server: a launcher's {@code start()}, or a constructor that throws checked exceptions.
+     *
+     * @param <S> the server
+     */
+    @FunctionalInterface
+    public interface Starter<S> {
+
+        /** A running server; an exception fails the test class before its first test. */
+        S start() throws Exception;
     }
 
     /** The context of the outermost class around {@code context} (nested classes and class invocations share it). */
