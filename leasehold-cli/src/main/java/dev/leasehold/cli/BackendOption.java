@@ -2,9 +2,8 @@ package dev.leasehold.cli;
 
 import dev.leasehold.LockClient;
 import dev.leasehold.etcd.EtcdLockClient;
-import dev.leasehold.etcd.EtcdLockInfo;
 import dev.leasehold.etcd.EtcdLocks;
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.zookeeper.LockQueue;
 import dev.leasehold.zookeeper.ZooKeeperLockClient;
@@ -15,6 +14,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -135,7 +135,7 @@ final class BackendOption {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }
-        return new Connected(client, name -> asLockInfo(client.inspect(name)));
+        return new Connected(client, client::inspect);
     }
 
     private Connected connectEtcd() {
@@ -151,23 +151,6 @@ final class BackendOption {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }
         EtcdLockClient client = builder.connect();
-        return new Connected(client, name -> asLockInfo(client.inspect(name)));
-    }
-
-    /**
-     * A ZooKeeper queue in {@code inspect}'s terms: its holders (redacted), no ttl (a holder lives
-     * as long as its session), no fence (the token is each node's czxid), and its waiters.
-     */
-    static LockInfo asLockInfo(LockQueue queue) {
-        String holders = queue.holders().stream().map(LockQueue.Entry::holder).collect(Collectors.joining(", "));
-        return new LockInfo(queue.name(), holders.isEmpty() ? Optional.empty() : Optional.of(holders),
-                Optional.empty(), OptionalLong.empty(), queue.waiters(), Optional.empty());
-    }
-
-    /** An etcd snapshot in {@code inspect}'s terms: the oldest holder (and how many more), its lease's ttl and token. */
-    static LockInfo asLockInfo(EtcdLockInfo info) {
-        return new LockInfo(info.name(),
-                info.holder().map(holder -> info.holders() > 1 ? holder + " and " + (info.holders() - 1) + " more" : holder),
-                info.remaining(), info.token(), info.waiters(), Optional.empty());
+        return new Connected(client, client::inspect);
     }
 }

@@ -1,7 +1,7 @@
 package dev.leasehold.cli;
 
-import dev.leasehold.redis.BrokenLock;
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.BrokenLock;
+import dev.leasehold.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,6 +1,6 @@
 package dev.leasehold.cli;
 
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,6 +1,6 @@
 package dev.leasehold.cli;
 
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

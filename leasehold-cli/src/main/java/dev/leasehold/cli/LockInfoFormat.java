@@ -1,6 +1,6 @@
 package dev.leasehold.cli;
 
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 
 import java.time.Duration;
 import java.util.List;

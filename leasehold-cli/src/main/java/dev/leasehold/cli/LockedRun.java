@@ -6,7 +6,7 @@ import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 
 import java.io.PrintWriter;
 import java.time.Duration;

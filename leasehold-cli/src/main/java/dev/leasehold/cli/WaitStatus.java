@@ -1,7 +1,7 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.LeaseholdException;
-import dev.leasehold.redis.LockInfo;
+import dev.leasehold.LockInfo;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -8,9 +8,9 @@ import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.testkit.junit.TestServer;
 import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,14 +26,18 @@ class ReplicaAckTest {
 
     private static final Duration ACK_TIMEOUT = Duration.ofMillis(300);
     @RegisterExtension
+    @Order(1)
     static final TestServer<RedisServer> master = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisServer replica;
+    /** Started after the master (the order), synced in {@link #waitForTheReplicaToSync()}. */
+    @RegisterExtension
+    @Order(2)
+    static final TestServer<RedisServer> replica = TestServer.perClass(() -> RedisServer.builder()
+            .arg("--replicaof", master.get().host(), Integer.toString(master.get().port())).start());
 
     @BeforeAll
-    static void start() throws InterruptedException {
-        replica = RedisServer.builder().arg("--replicaof", master.get().host(), Integer.toString(master.get().port())).start();
+    static void waitForTheReplicaToSync() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!((String) replica.command("INFO", "replication")).contains("master_link_status:up")) {
+        while (!((String) replica.get().command("INFO", "replication")).contains("master_link_status:up")) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the replica did not sync");
             }
@@ -41,15 +45,10 @@ class ReplicaAckTest {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        replica.close();
-    }
-
     @AfterEach
     void resumeReplica() {
-        if (replica.isPaused()) {
-            replica.resume();
+        if (replica.get().isPaused()) {
+            replica.get().resume();
         }
     }
 
@@ -58,9 +57,9 @@ class ReplicaAckTest {
         try (RedisLockClient client = RedisLocks.connect(master.get().uri());
              Lease lease = client.lock("ack:ok", LockOptions.watchdog(Duration.ofSeconds(5))
                      .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2))) {
-            assertThat(replica.command("GET", "ack:ok")).as("WAIT returned only once the replica had the key")
+            assertThat(replica.get().command("GET", "ack:ok")).as("WAIT returned only once the replica had the key")
                     .isNotNull();
-            assertThat(replica.command("GET", "{ack:ok}:fence")).isEqualTo(Long.toString(lease.token()));
+            assertThat(replica.get().command("GET", "{ack:ok}:fence")).isEqualTo(Long.toString(lease.token()));
         }
     }
 
@@ -77,7 +76,7 @@ class ReplicaAckTest {
             held.release();
             try (Lease next = waiting.get(5, TimeUnit.SECONDS)) {
                 assertThat(next.token()).isGreaterThan(held.token());
-                assertThat(replica.command("GET", "{ack:handoff}:fence")).isEqualTo(Long.toString(next.token()));
+                assertThat(replica.get().command("GET", "{ack:handoff}:fence")).isEqualTo(Long.toString(next.token()));
             }
         }
     }
@@ -85,7 +84,7 @@ class ReplicaAckTest {
     @Test
     void tooFewAcknowledgementsReleaseTheLockAndSayHowManyAcknowledged() {
         try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
-            replica.pause();
+            replica.get().pause();
             long start = System.nanoTime();
             assertThatThrownBy(() -> client.lock("ack:frozen", LockOptions.fixedLease(Duration.ofSeconds(30))
                     .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2)))
@@ -103,7 +102,7 @@ class ReplicaAckTest {
     @Test
     void aWaitOnTheAckConnectionDoesNotStallOtherCallers() throws Exception {
         try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
-            replica.pause();
+            replica.get().pause();
             CompletableFuture<Lease> acked = client.lock("ack:slow", LockOptions.defaults()
                     .withReplicaAck(1, Duration.ofMillis(1500))).acquireAsync(Duration.ofSeconds(1)).toCompletableFuture();
             Thread.sleep(100);
@@ -123,11 +122,40 @@ class ReplicaAckTest {
             Duration ttl = Duration.ofMillis(900);
             Lease lease = client.lock("ack:renew", LockOptions.watchdog(ttl).withReplicaAck(1, Duration.ofMillis(100)))
                     .acquire(Duration.ofSeconds(2));
-            replica.pause();
+            replica.get().pause();
             long paused = System.nanoTime();
             lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThanOrEqualTo(ttl.plusMillis(100));
             assertThat(lease.isValid()).isFalse();
+        }
+    }
+
+    /** A semaphore's permit is acknowledged like a lock: on the replica when the acquire returns. */
+    @Test
+    void anAcknowledgedPermitIsOnTheReplicaWhenItReturns() {
+        LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri());
+             Lease first = client.semaphore("ack:sem:ok", 2, acked).acquire(Duration.ofSeconds(2));
+             Lease second = client.semaphore("ack:sem:ok", 2, acked).acquire(Duration.ofSeconds(2))) {
+            assertThat(replica.get().command("ZCARD", "{ack:sem:ok}:permits")).as("both permits and the number, on the replica")
+                    .isEqualTo(3L);
+            assertThat(replica.get().command("GET", "{ack:sem:ok}:fence")).isEqualTo(Long.toString(second.token()));
+            assertThat(second.token()).isGreaterThan(first.token());
+        }
+    }
+
+    /** Too few acknowledgements fail a permit typed, and give it back: nothing is left held. */
+    @Test
+    void tooFewAcknowledgementsGiveThePermitBack() {
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
+            replica.get().pause();
+            assertThatThrownBy(() -> client.semaphore("ack:sem:frozen", 1, LockOptions.fixedLease(Duration.ofSeconds(30))
+                    .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(1)))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
+            assertThat(master.get().command("EXISTS", "{ack:sem:frozen}:permits")).as("nothing left held").isEqualTo(0L);
+            replica.get().resume();
+            assertThat(client.semaphore("ack:sem:frozen", 1).available()).isEqualTo(1);
         }
     }
 
@@ -141,12 +169,14 @@ class ReplicaAckTest {
             client.fairLock("ack:meter:fair", acked).acquire(Duration.ofSeconds(2)).release();
             client.readWriteLock("ack:meter:read", acked).readLock().acquire(Duration.ofSeconds(2)).release();
             client.readWriteLock("ack:meter:write", acked).writeLock().acquire(Duration.ofSeconds(2)).release();
+            client.semaphore("ack:meter:semaphore", 2, acked).acquire(Duration.ofSeconds(2)).release();
         }
         MeterReadings readings = new MeterReadings(registry);
         assertThat(readings.acquisitions("lock", "acquired")).as("the mutex").isEqualTo(1);
         assertThat(readings.acquisitions("fair_lock", "acquired")).as("the fair lock").isEqualTo(1);
         assertThat(readings.acquisitions("read", "acquired")).as("the read lock").isEqualTo(1);
         assertThat(readings.acquisitions("write", "acquired")).as("the write lock").isEqualTo(1);
+        assertThat(readings.acquisitions("semaphore", "acquired")).as("the semaphore").isEqualTo(1);
     }
 
     @Test
@@ -158,8 +188,9 @@ class ReplicaAckTest {
         try (RedisLockClient client = RedisLocks.builder().uri(master.get().uri()).operationTimeout(Duration.ofSeconds(1)).connect()) {
             assertThatThrownBy(() -> client.lock("ack:bad", LockOptions.defaults().withReplicaAck(1, Duration.ofSeconds(1))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
-            assertThatThrownBy(() -> client.semaphore("ack:sem", 2, LockOptions.defaults().withReplicaAck(1, ACK_TIMEOUT)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("semaphores");
+            assertThatThrownBy(() -> client.semaphore("ack:sem", 2, LockOptions.defaults().withReplicaAck(1,
+                    Duration.ofSeconds(1)))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("operationTimeout");
         }
     }
 }
