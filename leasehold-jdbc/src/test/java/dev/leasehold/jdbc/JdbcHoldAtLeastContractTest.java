@@ -6,15 +6,15 @@ import dev.leasehold.testkit.contract.HoldAtLeastContract;
 import org.junit.jupiter.api.Tag;
 
 /**
- * The hold-at-least contract for the mutex and the write lock on a real PostgreSQL server, through
- * the shared pool. The kept row's expiry is the database's clock.
+ * The hold-at-least contract for the mutex, the write lock, the fair lock and a one-permit semaphore
+ * on a real PostgreSQL server, through the shared pool. The kept row's expiry is the database's clock.
  */
 @Tag("faults")
-@ContractKinds({"lock", "write"})
+@ContractKinds({"lock", "write", "fair_lock", "semaphore"})
 class JdbcHoldAtLeastContractTest extends HoldAtLeastContract {
 
     @Override
     protected ContractBackend backend() {
-        return new JdbcContractBackend();
+        return JdbcContractBackend.direct();
     }
 }

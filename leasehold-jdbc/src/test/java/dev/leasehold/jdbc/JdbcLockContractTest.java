@@ -13,6 +13,6 @@ class JdbcLockContractTest extends LockClientContract {
 
     @Override
     protected ContractBackend backend() {
-        return new JdbcContractBackend();
+        return JdbcContractBackend.direct();
     }
 }
