@@ -157,7 +157,7 @@ class LockedTest {
 
     @Test
     void aSemaphoreOfTwoPermitsLetsTwoCallsInAndAThirdWaits() throws Exception {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             twoInside("two permits held at once", services::permit,
                     () -> assertThatThrownBy(services::quickPermit).isExactlyInstanceOf(LockTimeoutException.class)
