@@ -4,10 +4,10 @@ import dev.leasehold.Lease;
 import dev.leasehold.etcd.EtcdLockClient;
 import dev.leasehold.etcd.EtcdLocks;
 import dev.leasehold.launcher.EtcdCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -24,29 +24,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EtcdBackendTest {
 
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
     private CliProcess leasehold(String... args) {
-        return CliProcess.start(dir, Map.of(BackendOption.ETCD_ENV_VAR, cluster.endpoints()), args);
+        return CliProcess.start(dir, Map.of(BackendOption.ETCD_ENV_VAR, cluster.get().endpoints()), args);
     }
 
     @Test
     void inspectShowsTheHolderAndTokenAndRunWaitsForTheLockThenRunsWithALargerToken() throws IOException {
         long heldToken;
-        try (EtcdLockClient locks = EtcdLocks.connect(cluster.endpoints());
+        try (EtcdLockClient locks = EtcdLocks.connect(cluster.get().endpoints());
              Lease lease = locks.lock("cli:etcd").acquire(Duration.ofSeconds(5))) {
             heldToken = lease.token();
             CliProcess inspect = leasehold("inspect", "--backend", "etcd", "cli:etcd", "--json");
@@ -57,7 +48,7 @@ class EtcdBackendTest {
             assertThat(refused.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.NOT_OBTAINED);
             assertThat(refused.stderr()).contains("not obtained");
         }
-        CliProcess ran = leasehold("run", "--backend", "etcd", "--endpoints", cluster.endpoints(), "cli:etcd",
+        CliProcess ran = leasehold("run", "--backend", "etcd", "--endpoints", cluster.get().endpoints(), "cli:etcd",
                 "--wait", "5s", "--", "sh", "-c", "echo $LEASEHOLD_TOKEN > token");
         assertThat(ran.awaitExit(EXIT_TIMEOUT)).isZero();
         assertThat(Long.parseLong(Files.readString(dir.resolve("token")).trim())).isGreaterThan(heldToken);

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import static dev.leasehold.engine.LeaseEngineTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,7 +44,7 @@ class LeaseLoggingTest {
     void aLostLeaseIsExactlyOneWarnWithNameTokenAndReason() throws Exception {
         String name = unique("lost");
         Lease lease = engine.lock(name, LockOptions.fixedLease(Duration.ofMillis(50)), protocol).acquire(Duration.ofSeconds(1));
-        waitUntil(() -> !lease.isValid());
+        eventually(() -> !lease.isValid(), "the lease ended");
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
         lease.release();
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
@@ -60,7 +61,7 @@ class LeaseLoggingTest {
         ManagedLease lease = (ManagedLease) engine.lock(name, LockOptions.watchdog(Duration.ofMillis(900)), protocol)
                 .acquire(Duration.ofSeconds(1));
         protocol.failRenewals(true);
-        waitUntil(() -> !lease.isValid());
+        eventually(() -> !lease.isValid(), "the lease ended");
         protocol.failRenewals(false);
 
         List<String> renewalWarnings = lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).toList();
@@ -93,13 +94,5 @@ class LeaseLoggingTest {
         return Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
                 .filter(line -> line.contains("'" + name + "'") && line.contains(level))
                 .toList();
-    }
-
-    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("still waiting").isLessThan(deadline);
-            Thread.sleep(5);
-        }
     }
 }

@@ -3,16 +3,16 @@ package dev.leasehold.etcd;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.testkit.junit.TestServer;
 import io.etcd.jetcd.Client;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.MethodDescriptor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,18 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RoundTripsTest {
 
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
     private static final List<String> CALLS = Collections.synchronizedList(new ArrayList<>());
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
 
     /** Records the short name of every call started ("Txn", "LeaseGrant", ...). */
     private static final ClientInterceptor COUNTER = new ClientInterceptor() {
@@ -56,7 +47,7 @@ class RoundTripsTest {
 
     @Test
     void acquireIsAGrantAndATransactionReleaseARevokeAndRenewalAConfirmedKeepAlive() throws Exception {
-        try (Client counted = Client.builder().endpoints(cluster.endpoints()).interceptor(COUNTER).build();
+        try (Client counted = Client.builder().endpoints(cluster.get().endpoints()).interceptor(COUNTER).build();
              EtcdLockClient locks = EtcdLocks.using(counted)) {
             Lease[] held = new Lease[1];
             assertThat(callsDuring(() -> held[0] = locks.lock("rt:1", LockOptions.watchdog(Duration.ofSeconds(3)))
