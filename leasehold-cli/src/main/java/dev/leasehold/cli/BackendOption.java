@@ -2,11 +2,9 @@ package dev.leasehold.cli;
 
 import dev.leasehold.LockClient;
 import dev.leasehold.etcd.EtcdLockClient;
-import dev.leasehold.etcd.EtcdLockInfo;
 import dev.leasehold.etcd.EtcdLocks;
-import dev.leasehold.redis.LockInfo;
 import dev.leasehold.redis.RedisLockClient;
-import dev.leasehold.zookeeper.LockQueue;
+import dev.leasehold.spi.Inspector;
 import dev.leasehold.zookeeper.ZooKeeperLockClient;
 import dev.leasehold.zookeeper.ZooKeeperLocks;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,14 +13,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
- * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run} and
- * {@code inspect}: Redis through {@link RedisOption} (the default), a ZooKeeper ensemble, or an etcd
+ * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run},
+ * {@code inspect}, {@code list} and {@code break}: Redis through {@link RedisOption} (the default), a ZooKeeper ensemble, or an etcd
  * cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR} environment variable; ZooKeeper's
  * digest credentials come from {@value #ZOOKEEPER_DIGEST_ENV_VAR} ({@code user:password}).
  */
@@ -48,8 +42,8 @@ final class BackendOption {
                     + " http://host:port[,http://host:port...], default $" + ETCD_ENV_VAR + ".")
     private String endpoints;
 
-    /** A connected client and how to read a lock's state on it; closing it closes the client. */
-    record Connected(LockClient client, Function<String, LockInfo> inspect) implements AutoCloseable {
+    /** A connected client and what it can tell about locks it did not take; closing it closes the client. */
+    record Connected(LockClient client, Inspector inspector) implements AutoCloseable {
         @Override
         public void close() {
             client.close();
@@ -60,7 +54,8 @@ final class BackendOption {
     static final Duration MAX_ZOOKEEPER_SESSION = Duration.ofMinutes(10);
 
     /**
-     * Connects to the chosen backend, for reading only ({@code inspect}): ZooKeeper's default session.
+     * Connects to the chosen backend, for the administrator's commands ({@code inspect}, {@code list},
+     * {@code break}): ZooKeeper's default session.
      *
      * @throws ParameterException if the options do not fit together or the endpoints are malformed
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
@@ -102,7 +97,7 @@ final class BackendOption {
                     + " give a Redis server with --redis URI");
         }
         RedisLockClient client = redis.connect();
-        return new Connected(client, client::inspect);
+        return new Connected(client, LegacyInspectors.of(client));
     }
 
     private Connected connectZooKeeper(Duration ttl) {
@@ -135,7 +130,7 @@ final class BackendOption {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }
-        return new Connected(client, name -> asLockInfo(client.inspect(name)));
+        return new Connected(client, LegacyInspectors.of(client));
     }
 
     private Connected connectEtcd() {
@@ -151,23 +146,15 @@ final class BackendOption {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }
         EtcdLockClient client = builder.connect();
-        return new Connected(client, name -> asLockInfo(client.inspect(name)));
+        return new Connected(client, LegacyInspectors.of(client));
     }
 
     /**
-     * A ZooKeeper queue in {@code inspect}'s terms: its holders (redacted), no ttl (a holder lives
-     * as long as its session), no fence (the token is each node's czxid), and its waiters.
+     * The usage error for an administrator's command ({@code what}: "list locks", ...) that the
+     * chosen backend cannot do, with its reason: a retry cannot help, so it is no outage.
      */
-    static LockInfo asLockInfo(LockQueue queue) {
-        String holders = queue.holders().stream().map(LockQueue.Entry::holder).collect(Collectors.joining(", "));
-        return new LockInfo(queue.name(), holders.isEmpty() ? Optional.empty() : Optional.of(holders),
-                Optional.empty(), OptionalLong.empty(), queue.waiters(), Optional.empty());
-    }
-
-    /** An etcd snapshot in {@code inspect}'s terms: the oldest holder (and how many more), its lease's ttl and token. */
-    static LockInfo asLockInfo(EtcdLockInfo info) {
-        return new LockInfo(info.name(),
-                info.holder().map(holder -> info.holders() > 1 ? holder + " and " + (info.holders() - 1) + " more" : holder),
-                info.remaining(), info.token(), info.waiters(), Optional.empty());
+    CliException unsupported(String what, UnsupportedOperationException reason) {
+        return new CliException(ExitCodes.USAGE, "--backend " + backend + " cannot " + what + ": "
+                + reason.getMessage(), reason);
     }
 }

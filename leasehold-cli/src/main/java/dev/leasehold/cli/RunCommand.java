@@ -107,7 +107,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         validate();
         try (BackendOption.Connected connected = backend.connect(redis, ttl)) {
-            return new LockedRun(connected.inspect(), lock(connected.client()), command, grace, wait, quiet, spec.commandLine().getErr())
+            return new LockedRun(connected.inspector(), lock(connected.client()), command, grace, wait, quiet,
+                    spec.commandLine().getErr())
                     .execute();
         }
     }

@@ -67,6 +67,27 @@ class EtcdBackendTest {
         assertThat(free.stdout()).contains("\"held\":false");
     }
 
+    /**
+     * A renewal nobody answers (the cluster is paused) is reported with the server, the operation
+     * and what to check, not as a bare {@code java.util.concurrent.TimeoutException} (issue 22).
+     */
+    @Test
+    void aRenewalThatGetsNoAnswerNamesTheServerAndWhatToCheck() {
+        CliProcess run = leasehold("run", "--backend", "etcd", "cli:unanswered", "--ttl", "3s", "--grace", "100ms",
+                "--", "sh", "-c", "echo started > started; sleep 30");
+        Processes.awaitLine(dir.resolve("started"), Duration.ofSeconds(20));
+        cluster.pauseAll();
+        try {
+            assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.LEASE_LOST);
+        } finally {
+            cluster.resumeAll();
+        }
+        assertThat(run.stderr()).contains("Renewal of lock 'cli:unanswered'")
+                .containsPattern("etcd http://\\S+ did not answer the renewal in time; "
+                        + "check that it is running and reachable from this host")
+                .doesNotContain("TimeoutException");
+    }
+
     @Test
     void malformedEndpointsAreAUsageError() {
         CliProcess malformed = leasehold("inspect", "--backend", "etcd", "--endpoints", "localhost:2379", "x");
