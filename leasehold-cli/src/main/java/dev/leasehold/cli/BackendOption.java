@@ -79,10 +79,10 @@ final class BackendOption {
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
      */
     Connected connect(RedisOption redis, Duration ttl) {
-        if (backend != Backend.redis && spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
+        if (backend != Backend.redis && redis.given()) {
             // Contradictory options: the user may believe the lock is taken on that Redis.
-            throw new ParameterException(spec.commandLine(), "--redis is for --backend redis; with --backend "
-                    + backend + " give the servers with --endpoints");
+            throw new ParameterException(spec.commandLine(), "--redis is for --backend redis (and so is --redis-file);"
+                    + " with --backend " + backend + " give the servers with --endpoints");
         }
         return switch (backend) {
             case redis -> connectRedis(redis);

@@ -47,7 +47,7 @@ import java.util.concurrent.Callable;
         footer = {
                 "  CMD's own   CMD ran; 128+N if signal N ended it",
                 "  64          usage error",
-                "  69          Redis unreachable, or it refused the credentials",
+                "  69          the backend (--backend) is unreachable, or it refused the credentials",
                 "  75          lock not obtained within --wait (or held by --hold-at-least of an earlier "
                         + "run); CMD did not run",
                 "  79          lease lost while CMD ran; CMD was terminated",
