@@ -1,7 +1,7 @@
 package dev.leasehold;
 
 /**
- * What {@link LockClient#breakLock(String, String)} did to a lock held by someone else.
+ * What {@link dev.leasehold.engine.EngineLockClient#breakLock(String, String)} did to a lock held by someone else.
  *
  * @param name   the lock name
  * @param holder the holder whose lease was deleted, redacted to its first characters

@@ -7,7 +7,8 @@ import java.util.OptionalLong;
 
 /**
  * A snapshot of one lock name on a backend, the same record from every backend's
- * {@link LockClient#inspect(String)} and {@link LockClient#list(String)}. Holder ids are redacted
+ * {@link dev.leasehold.engine.EngineLockClient#inspect(String)} and
+ * {@link dev.leasehold.engine.EngineLockClient#list(String)}. Holder ids are redacted
  * to their first characters: a snapshot never carries a full holder secret.
  *
  * @param name      the lock name, as the client was asked for it
