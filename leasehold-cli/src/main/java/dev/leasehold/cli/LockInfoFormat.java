@@ -28,12 +28,22 @@ final class LockInfoFormat {
         }
         text.append(System.lineSeparator()).append(String.join(System.lineSeparator(),
                 "ttl      " + info.remaining().map(left -> Durations.format(left) + " left").orElse("-"),
-                "fence    " + (info.lastToken().isPresent() ? Long.toString(info.lastToken().getAsLong())
-                        : "none (no token issued recently)"),
+                "fence    " + fence(info),
                 "waiters  " + info.waiters()));
         info.foreign().ifPresent(foreign -> text.append(System.lineSeparator())
                 .append("foreign  ").append(foreign).append(" (another program uses this name)"));
         return text.toString();
+    }
+
+    /**
+     * The last token issued. A held lock without one is a backend that does not report it (so
+     * "none issued" would be wrong: the holder has a token).
+     */
+    private static String fence(LockInfo info) {
+        if (info.lastToken().isPresent()) {
+            return Long.toString(info.lastToken().getAsLong());
+        }
+        return info.isHeld() ? "not reported by this backend" : "none (no token issued recently)";
     }
 
     /**
