@@ -5,7 +5,7 @@ import dev.leasehold.LockInfo;
 import dev.leasehold.spi.Inspector;
 
 import java.time.Duration;
-import java.util.Objects;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,7 +38,8 @@ final class WaitStatus implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private Optional<String> lastHolder = Optional.empty();
+    /** The holders and the count of other waiters last shown: a change is news, a ttl ticking down is not. */
+    private List<Object> lastShown = List.of();
 
     /** @param wait how long the acquisition waits, or {@code null} for as long as it takes */
     WaitStatus(Inspector inspector, String name, StatusLine line, Duration wait) {
@@ -76,8 +77,17 @@ final class WaitStatus implements AutoCloseable {
 
     /** The line while this acquisition waits: the holders, and the waiters besides this one. */
     static String waiting(LockInfo info) {
-        long others = Math.max(0, info.waiters() - 1);
+        long others = others(info);
         return holding(info) + (others == 0 ? "" : ", " + others + (others == 1 ? " other" : " others") + " waiting");
+    }
+
+    /**
+     * The waiters besides this acquisition. Its own registration may not have reached the backend
+     * yet at the first look, so that look may count one too few; a later one, with the right count,
+     * is news.
+     */
+    private static long others(LockInfo info) {
+        return Math.max(0, info.waiters() - 1);
     }
 
     private void show() {
@@ -89,8 +99,9 @@ final class WaitStatus implements AutoCloseable {
                 return; // nothing stands in the way: the grant is under way
             }
             state = waiting(info);
-            news = !Objects.equals(info.holder(), lastHolder);
-            lastHolder = info.holder();
+            List<Object> shown = List.of(info.holders(), others(info));
+            news = !shown.equals(lastShown);
+            lastShown = shown;
         } catch (LeaseholdException e) {
             state = "cannot read its state: " + e.getMessage();
             news = false;
