@@ -2,7 +2,7 @@ package dev.leasehold.cli;
 
 import dev.leasehold.BrokenLock;
 import dev.leasehold.LockInfo;
-import dev.leasehold.spi.Inspector;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code leasehold break NAME --reason TEXT [--yes]}: breaks a lock as an administrator, whatever
- * kind holds it (see {@link Inspector#breakLock(String, String)}). Asks for confirmation on a terminal; without
+ * kind holds it (see {@link EngineLockClient#breakLock(String, String)}). Asks for confirmation on a terminal; without
  * one (a script, a pipe), {@code --yes} is required, so a stray invocation never breaks a lock.
  */
 @Command(name = "break", mixinStandardHelpOptions = true,
@@ -59,9 +59,9 @@ final class BreakCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (BackendOption.Connected connected = backend.connect(redis)) {
+        try (EngineLockClient client = backend.connect(redis)) {
             try {
-                return breakLock(connected.inspector(), console, out, err);
+                return breakLock(client, console, out, err);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             } catch (UnsupportedOperationException e) {
@@ -70,7 +70,7 @@ final class BreakCommand implements Callable<Integer> {
         }
     }
 
-    private int breakLock(Inspector locks, Console console, PrintWriter out, PrintWriter err) {
+    private int breakLock(EngineLockClient locks, Console console, PrintWriter out, PrintWriter err) {
         if (!yes) {
             LockInfo info = locks.inspect(name);
             if (!info.isHeld()) {

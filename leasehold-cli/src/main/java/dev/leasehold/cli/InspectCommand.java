@@ -1,6 +1,7 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.LockInfo;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,9 +42,9 @@ final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LockInfo info;
-        try (BackendOption.Connected connected = backend.connect(redis)) {
+        try (EngineLockClient client = backend.connect(redis)) {
             try {
-                info = connected.inspector().inspect(name);
+                info = client.inspect(name);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             } catch (UnsupportedOperationException e) {

@@ -1,6 +1,7 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.LockInfo;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code leasehold list [PATTERN] [--json]}: the locks held right now whose names match a glob,
- * of every kind, as the backend's {@link dev.leasehold.spi.Inspector#list(String)} finds them (on
+ * of every kind, as {@link EngineLockClient#list(String)} finds them on the backend (on
  * Redis with bounded {@code SCAN} steps).
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
@@ -43,9 +44,9 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<LockInfo> locks;
-        try (BackendOption.Connected connected = backend.connect(redis)) {
+        try (EngineLockClient client = backend.connect(redis)) {
             try {
-                locks = connected.inspector().list(pattern);
+                locks = client.list(pattern);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             } catch (UnsupportedOperationException e) {

@@ -6,7 +6,7 @@ import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.spi.Inspector;
+import dev.leasehold.engine.EngineLockClient;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -50,7 +50,7 @@ final class LockedRun {
 
     private enum Phase { WAITING, RUNNING, ABANDONED }
 
-    private final Inspector inspector;
+    private final EngineLockClient client;
     private final DistributedLock lock;
     private final List<String> command;
     private final Duration grace;
@@ -65,9 +65,9 @@ final class LockedRun {
     private volatile ChildProcess child;
 
     /** @param wait how long to wait for the lock, or {@code null} for as long as it takes */
-    LockedRun(Inspector inspector, DistributedLock lock, List<String> command, Duration grace, Duration wait,
+    LockedRun(EngineLockClient client, DistributedLock lock, List<String> command, Duration grace, Duration wait,
               boolean quiet, PrintWriter err) {
-        this.inspector = inspector;
+        this.client = client;
         this.lock = lock;
         this.command = List.copyOf(command);
         this.grace = grace;
@@ -99,7 +99,7 @@ final class LockedRun {
     private Lease acquire() {
         Lease lease;
         // try-with-resources closes the status line before a catch block prints.
-        try (WaitStatus status = new WaitStatus(inspector, lock.name(), StatusLine.onStderr(err), wait)) {
+        try (WaitStatus status = new WaitStatus(client, lock.name(), StatusLine.onStderr(err), wait)) {
             if (!quiet) {
                 status.start();
             }
@@ -245,7 +245,7 @@ final class LockedRun {
      */
     private String holderNow() {
         try {
-            return ": " + WaitStatus.holding(inspector.inspect(lock.name()));
+            return ": " + WaitStatus.holding(client.inspect(lock.name()));
         } catch (LeaseholdException e) {
             return ": its holder could not be read";
         } catch (UnsupportedOperationException e) {

@@ -3,6 +3,7 @@ package dev.leasehold.cli;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockClient;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -106,9 +107,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         validate();
-        try (BackendOption.Connected connected = backend.connect(redis, ttl)) {
-            return new LockedRun(connected.inspector(), lock(connected.client()), command, grace, wait, quiet,
-                    spec.commandLine().getErr())
+        try (EngineLockClient client = backend.connect(redis, ttl)) {
+            return new LockedRun(client, lock(client), command, grace, wait, quiet, spec.commandLine().getErr())
                     .execute();
         }
     }

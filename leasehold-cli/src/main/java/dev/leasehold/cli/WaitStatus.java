@@ -2,7 +2,7 @@ package dev.leasehold.cli;
 
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockInfo;
-import dev.leasehold.spi.Inspector;
+import dev.leasehold.engine.EngineLockClient;
 
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +28,7 @@ final class WaitStatus implements AutoCloseable {
     private static final Duration TERMINAL_PERIOD = Duration.ofMillis(250);
     private static final Duration PLAIN_PERIOD = Duration.ofSeconds(1);
 
-    private final Inspector inspector;
+    private final EngineLockClient client;
     private final String name;
     private final StatusLine line;
     private final long startNanos = System.nanoTime();
@@ -42,8 +42,8 @@ final class WaitStatus implements AutoCloseable {
     private List<Object> lastShown = List.of();
 
     /** @param wait how long the acquisition waits, or {@code null} for as long as it takes */
-    WaitStatus(Inspector inspector, String name, StatusLine line, Duration wait) {
-        this.inspector = inspector;
+    WaitStatus(EngineLockClient client, String name, StatusLine line, Duration wait) {
+        this.client = client;
         this.name = name;
         this.line = line;
         this.wait = wait;
@@ -94,7 +94,7 @@ final class WaitStatus implements AutoCloseable {
         String state;
         boolean news;
         try {
-            LockInfo info = inspector.inspect(name);
+            LockInfo info = client.inspect(name);
             if (!info.isHeld() && info.foreign().isEmpty()) {
                 return; // nothing stands in the way: the grant is under way
             }

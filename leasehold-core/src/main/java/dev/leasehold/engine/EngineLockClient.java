@@ -73,6 +73,9 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
                     engine.ensureOpen();
                     return backend.availablePermits(key, permits);
                 });
+        if (!backend.checksPermitsAtCreation()) {
+            return semaphore;
+        }
         try {
             semaphore.available();
         } catch (PermitsMismatchException mismatch) {
@@ -147,6 +150,15 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
     @Override
     public String describe() {
         return backend.describe();
+    }
+
+    /**
+     * For a subclass's own reads of the backend: throws as every call on a closed client does.
+     *
+     * @throws dev.leasehold.LockClientClosedException if this client is closed
+     */
+    protected void ensureOpen() {
+        engine.ensureOpen();
     }
 
     /** The backend under this client, for its public subclass. */

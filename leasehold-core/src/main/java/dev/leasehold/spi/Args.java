@@ -11,6 +11,9 @@ public final class Args {
     /** Longest lock name accepted, in characters: names are keys, not payloads. */
     public static final int MAX_NAME_LENGTH = 1024;
 
+    /** Longest reason accepted by a lock's break, in characters: it is an audit note, not a payload. */
+    public static final int MAX_REASON_LENGTH = 1_000;
+
     private Args() {
     }
 
@@ -93,5 +96,21 @@ public final class Args {
             throw new IllegalArgumentException(argument + " must be at most " + max + ", got " + value);
         }
         return value;
+    }
+
+    /**
+     * Returns {@code reason} if it can be recorded as why a lock was broken.
+     *
+     * @throws IllegalArgumentException if it is null, blank or longer than {@link #MAX_REASON_LENGTH}
+     */
+    public static String breakReason(String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("reason must not be null or blank: say why the lock is broken");
+        }
+        if (reason.length() > MAX_REASON_LENGTH) {
+            throw new IllegalArgumentException("reason must be at most " + MAX_REASON_LENGTH + " characters, got "
+                    + reason.length());
+        }
+        return reason;
     }
 }

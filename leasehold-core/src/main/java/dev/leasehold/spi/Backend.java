@@ -53,6 +53,17 @@ public interface Backend extends LeaderRecords.Source {
         throw new UnsupportedOperationException("semaphores are not offered by " + describe());
     }
 
+    /**
+     * Whether {@link dev.leasehold.LockClient#semaphore(String, int, LockOptions)} reads the permits once
+     * at creation, to refuse (with an {@link IllegalArgumentException}) a number that live permits of
+     * the name disagree with; true by default. A backend returning false leaves that check to each
+     * acquire, which refuses with a {@link dev.leasehold.PermitsMismatchException} and takes nothing,
+     * and creating a semaphore talks to no server.
+     */
+    default boolean checksPermitsAtCreation() {
+        return true;
+    }
+
     /** What the backend can tell about locks it did not take; empty if it can tell nothing. */
     default Optional<Inspector> inspector() {
         return Optional.empty();

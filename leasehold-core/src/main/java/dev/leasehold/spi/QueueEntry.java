@@ -1,5 +1,7 @@
 package dev.leasehold.spi;
 
+import dev.leasehold.LockKind;
+
 /**
  * One acquisition in a lock name's server-side queue, as the {@link QueueRule} sees it: what it
  * asks for, nothing of how the backend stores it (a ZooKeeper node, an etcd key). Queue-based
@@ -43,6 +45,31 @@ public record QueueEntry(Mode mode, int permits) {
 
     public static QueueEntry permit(int permits) {
         return new QueueEntry(Mode.PERMIT, permits);
+    }
+
+    /**
+     * The entry an acquisition of {@code kind} adds to its name's queue: exclusive for the mutex, the
+     * fair lock and the write lock (which exclude each other alike), read, or a permit under the
+     * semaphore's number of permits.
+     */
+    public static QueueEntry of(LockKind kind) {
+        if (kind instanceof LockKind.Permits permits) {
+            return permit(permits.permits());
+        }
+        return kind instanceof LockKind.Read ? READ : EXCLUSIVE;
+    }
+
+    /**
+     * The kind an inspector reports for a holder of this entry. An exclusive entry does not tell the
+     * mutex, the fair lock and the write lock apart (a queue backend stores them alike, since they
+     * exclude each other alike), so it is reported as {@link LockKind#MUTEX}.
+     */
+    public LockKind reportedKind() {
+        return switch (mode) {
+            case EXCLUSIVE -> LockKind.MUTEX;
+            case READ -> LockKind.READ;
+            case PERMIT -> LockKind.permits(permits);
+        };
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.leasehold.spi;
 
+import dev.leasehold.LockKind;
 import dev.leasehold.PermitsMismatchException;
 
 import java.util.List;
@@ -82,6 +83,35 @@ public final class QueueRule {
             return Decision.GRANTED;
         }
         return new Decision(false, blockerInFamily(queue, mine, own));
+    }
+
+    /**
+     * How many entries at the head of {@code queue} hold now: the granted entries are always a
+     * prefix of the queue (see above). A permit asked under another number than a permit ahead of it
+     * holds nothing, and ends the prefix.
+     *
+     * @param name  the lock name
+     * @param queue the name's entries, in the order the server created them
+     */
+    public static int grantedPrefix(String name, List<QueueEntry> queue) {
+        int granted = 0;
+        try {
+            while (granted < queue.size() && decide(name, queue, granted).granted()) {
+                granted++;
+            }
+        } catch (PermitsMismatchException mixed) {
+            // Its acquirer deletes the entry as soon as it sees the refusal; it holds nothing meanwhile.
+        }
+        return granted;
+    }
+
+    /**
+     * How one client's acquisitions of {@code kind} reach a queue backend: the mutex and the write
+     * lock one at a time (the client's others wait locally, so one handoff costs one attempt); the
+     * fair lock, readers and permits all at once, since the server's queue alone orders them.
+     */
+    public static Admission admission(LockKind kind) {
+        return kind.equals(LockKind.MUTEX) || kind.equals(LockKind.WRITE) ? Admission.EXCLUSIVE : Admission.SHARED;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.leasehold.spi;
 
+import dev.leasehold.LockKind;
 import dev.leasehold.PermitsMismatchException;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,29 @@ class QueueRuleTest {
         assertThat(decide(queue, 1).granted()).isTrue();
         assertThat(decide(queue, 2)).isEqualTo(new QueueRule.Decision(false, 1));
         assertThat(decide(queue, 3)).as("no writer starvation").isEqualTo(new QueueRule.Decision(false, 2));
+    }
+
+    @Test
+    void theGrantedEntriesAreTheHeadOfTheQueueAndAMismatchedPermitEndsIt() {
+        assertThat(QueueRule.grantedPrefix("x", List.of())).isZero();
+        assertThat(QueueRule.grantedPrefix("x", List.of(read(), read(), exclusive(), read()))).isEqualTo(2);
+        assertThat(QueueRule.grantedPrefix("x", List.of(permit(2), exclusive(), permit(2), permit(2)))).isEqualTo(3);
+        assertThat(QueueRule.grantedPrefix("x", List.of(permit(2), permit(3), exclusive()))).isEqualTo(1);
+    }
+
+    @Test
+    void everyKindHasItsEntryAndItsAdmission() {
+        assertThat(List.of(LockKind.MUTEX, LockKind.FAIR, LockKind.WRITE)).allSatisfy(kind ->
+                assertThat(QueueEntry.of(kind)).isEqualTo(exclusive()));
+        assertThat(QueueEntry.of(LockKind.READ)).isEqualTo(read());
+        assertThat(QueueEntry.of(LockKind.permits(4))).isEqualTo(permit(4));
+        assertThat(permit(4).reportedKind()).isEqualTo(LockKind.permits(4));
+        assertThat(read().reportedKind()).isEqualTo(LockKind.READ);
+        assertThat(exclusive().reportedKind()).as("a queue does not tell the exclusive kinds apart").isEqualTo(LockKind.MUTEX);
+        assertThat(QueueRule.admission(LockKind.MUTEX)).isEqualTo(Admission.EXCLUSIVE);
+        assertThat(QueueRule.admission(LockKind.WRITE)).isEqualTo(Admission.EXCLUSIVE);
+        assertThat(List.of(LockKind.FAIR, LockKind.READ, LockKind.permits(1))).allSatisfy(kind ->
+                assertThat(QueueRule.admission(kind)).isEqualTo(Admission.SHARED));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.leasehold.etcd;
 
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.engine.EngineBuilder;
+import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -191,8 +192,9 @@ public final class EtcdLocks {
             Client client = owns ? build() : existing;
             try {
                 check(client, description);
-                return new EtcdLockClient(client, owns, description, keyPrefix,
-                        engineSettings());
+                LeaseEngine.Settings settings = engineSettings();
+                return new EtcdLockClient(new EtcdBackend(client, owns, description, keyPrefix,
+                        settings.operationTimeout()), settings);
             } catch (RuntimeException e) {
                 if (owns) {
                     client.close();

@@ -1,10 +1,13 @@
 package dev.leasehold.etcd;
 
+import dev.leasehold.LockKind;
 import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.QueueEntry;
+import dev.leasehold.spi.QueueRule;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
@@ -29,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * One lock kind on etcd, as a rule over a queue of keys ordered by create revision: every
  * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to its
  * own etcd lease, and holds the lock when every key ahead of it holds and none of them excludes it
- * ({@link QueueRule}): an exclusive key (mutex, fair lock, write lock) is excluded by any lock key, a
+ * (core's {@link QueueRule}): an exclusive key (mutex, fair lock, write lock) is excluded by any lock key, a
  * read key only by an exclusive one, a semaphore permit by its number of permits held.
  * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
  * expiry or revocation), so a release wakes one waiter, not a herd; a blocked permit of a
@@ -60,24 +63,18 @@ final class EtcdQueueProtocol implements LockProtocol {
     private final Client client;
     private final Acquisitions acquisitions;
     private final String keyPrefix;
-    private final String kind;
-    private final QueueRule rule;
-    private final Admission admission;
+    private final LockKind kind;
+    /** The tag of this kind's keys ({@link QueueKeys#tag}). */
+    private final String tag;
     private final String description;
 
-    /**
-     * @param kind      the lock kind's meter tag ({@link LockProtocol#kind()})
-     * @param rule      the kind's rule over the queue
-     * @param admission how one client's own acquisitions of a name reach etcd
-     */
-    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, String kind, QueueRule rule,
-                      Admission admission, String description) {
+    /** @param kind the lock kind this protocol serves */
+    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, LockKind kind, String description) {
         this.client = client;
         this.acquisitions = acquisitions;
         this.keyPrefix = keyPrefix;
         this.kind = kind;
-        this.rule = rule;
-        this.admission = admission;
+        this.tag = QueueKeys.tag(QueueEntry.of(kind));
         this.description = description;
     }
 
@@ -88,18 +85,18 @@ final class EtcdQueueProtocol implements LockProtocol {
 
     @Override
     public String kind() {
-        return kind;
+        return kind.tag();
     }
 
     @Override
     public Admission admission() {
-        return admission;
+        return QueueRule.admission(kind);
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
-        return acquisitions.withLease(request.holder(), queue, rule.tag(), request.ttl(),
+        return acquisitions.withLease(request.holder(), queue, tag, request.ttl(),
                 acquisition -> enqueue(queue, acquisition, request.holder())
                         .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)),
                 EtcdQueueProtocol::discard);
@@ -139,13 +136,15 @@ final class EtcdQueueProtocol implements LockProtocol {
         if (position == keys.size()) {
             throw new IllegalStateException("etcd key " + key + " of this acquisition is missing from its queue");
         }
-        QueueRule.Watch blocked = rule.blockedBy(queue, name, keys.subList(0, position), keys);
-        if (blocked == null) {
+        // Keys behind this one cannot change its decision: only those up to it are read.
+        List<QueueEntry> entries = keys.subList(0, position + 1).stream().map(kv -> queue.entry(kv.getKey())).toList();
+        QueueRule.Decision decision = QueueRule.decide(name, entries, position);
+        if (decision.granted()) {
             return Attempt.acquired(keys.get(position).getCreateRevision());
         }
         long from = response.getHeader().getRevision() + 1;
-        return new Attempt.Held(null, blocked.wholeQueue() ? deletionUnder(queue.directory(), from)
-                : deletionOf(blocked.key().getKey(), from));
+        return new Attempt.Held(null, decision.watchesWholeQueue() ? deletionUnder(queue.directory(), from)
+                : deletionOf(keys.get(decision.watch()).getKey(), from));
     }
 
     /**

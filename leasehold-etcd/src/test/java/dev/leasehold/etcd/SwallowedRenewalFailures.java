@@ -1,9 +1,9 @@
 package dev.leasehold.etcd;
 
 import dev.leasehold.DistributedLock;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
-import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.testkit.fault.LyingRenewals;
 import io.etcd.jetcd.Client;
@@ -27,7 +27,7 @@ final class SwallowedRenewalFailures implements AutoCloseable {
         this.engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofMillis(500), Duration.ofSeconds(1)),
                 "broken etcd " + endpoint);
         this.protocol = new LyingRenewals(new EtcdQueueProtocol(client, new Acquisitions(client, Duration.ofMillis(500)),
-                EtcdLocks.DEFAULT_KEY_PREFIX, "lock", QueueRule.EXCLUSIVE, Admission.EXCLUSIVE, "broken etcd " + endpoint));
+                EtcdLocks.DEFAULT_KEY_PREFIX, LockKind.MUTEX, "broken etcd " + endpoint));
     }
 
     DistributedLock lock(String name, LockOptions options) {

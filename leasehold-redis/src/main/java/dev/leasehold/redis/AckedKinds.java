@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.spi.LockProtocol;
@@ -16,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class AckedKinds implements AutoCloseable {
 
-    private record Key(Class<?> kind, LockOptions.ReplicaAck ack) {
+    private record Key(LockKind kind, LockOptions.ReplicaAck ack) {
     }
 
     private final RedisProtocol.Server server;
@@ -32,7 +33,8 @@ final class AckedKinds implements AutoCloseable {
     }
 
     /**
-     * {@code plain} itself when the options ask for no acknowledgement, else its replica-ack twin.
+     * {@code plain} itself when the options ask for no acknowledgement, else its replica-ack twin:
+     * the same kind's scripts on the replica-ack connection, whatever the kind.
      *
      * @throws IllegalArgumentException if options is null, or the acknowledgement timeout is not
      *                                  shorter than the operation timeout
@@ -48,23 +50,10 @@ final class AckedKinds implements AutoCloseable {
                     + "the client's operationTimeout (" + operationTimeout + "), which bounds the acquire's round trip "
                     + "and the WAIT together");
         }
-        return protocols.computeIfAbsent(new Key(plain.getClass(), ack),
-                key -> new ReplicaAckProtocol(twin(plain), ackServer.deployment(), ack));
-    }
-
-    /** The kind of {@code plain} on the replica-ack connection. */
-    private LockProtocol twin(RedisProtocol plain) {
-        RedisProtocol.Server on = ackServer();
-        if (plain instanceof RedisMutexProtocol) {
-            return new RedisMutexProtocol(on);
-        } else if (plain instanceof RedisFairLockProtocol) {
-            return new RedisFairLockProtocol(on);
-        } else if (plain instanceof RedisReadProtocol) {
-            return new RedisReadProtocol(on);
-        } else if (plain instanceof RedisWriteProtocol) {
-            return new RedisWriteProtocol(on);
-        }
-        throw new IllegalArgumentException("withReplicaAck is not supported for " + plain.getClass().getSimpleName());
+        return protocols.computeIfAbsent(new Key(plain.scripts().kind(), ack), key -> {
+            RedisProtocol.Server on = ackServer();
+            return new ReplicaAckProtocol(new RedisProtocol(on, plain.scripts()), on.deployment(), ack);
+        });
     }
 
     private synchronized RedisProtocol.Server ackServer() {
@@ -73,8 +62,7 @@ final class AckedKinds implements AutoCloseable {
         }
         if (ackServer == null) {
             connection = server.deployment().dedicated();
-            ackServer = new RedisProtocol.Server(connection, server.scripts(), server.channels(),
-                    server.fenceRetention(), server.waiterRegistration());
+            ackServer = server.on(connection);
         }
         return ackServer;
     }

@@ -1,125 +1,191 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.MutexScripts;
 import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.RedisErrors;
-import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.redis.internal.ReleaseChannels;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.RedisCommandExecutionException;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What every lock kind on one Redis server shares: the connection and scripts, waking through the
- * name's one release channel, error translation naming the server, and the reading of an acquire
- * script's reply. A kind adds its scripts and its admission rule.
+ * The one protocol of every lock kind on one Redis deployment, parameterised by the kind's
+ * {@link KindScripts}: acquire and release are each one script call, the renewals that fall due
+ * together are one script call per {@link RenewalBatch#CHUNK} leases (per hash slot on a Cluster),
+ * and waiters of every kind of one name are woken through its one release channel
+ * ({@link ReleaseChannels}), so a release of one kind wakes waiters of another too.
  */
-abstract class RedisProtocol implements LockProtocol {
+final class RedisProtocol implements LockProtocol {
+
+    /** The code semaphore_acquire.lua fails with when live leases hold the name with another number. */
+    private static final String MISMATCH = "LEASEHOLD_PERMITS_MISMATCH";
 
     /**
-     * One deployment as every kind's protocol sees it.
-     *
-     * @param fenceRetention     how long a fence key outlives its last write
-     * @param waiterRegistration how long a waiter's registration lasts without a new attempt
+     * One deployment's connection as every kind's protocol sees it, with one renewal batch per kind
+     * (the permits of all semaphores of a client share one).
      */
-    record Server(RedisDeployment deployment, RedisScripts scripts, ReleaseChannels channels,
-                  Duration fenceRetention, Duration waiterRegistration) {
+    static final class Server {
 
-        RedisClusterAsyncCommands<String, String> commands() {
-            return deployment.commands();
+        private final RedisDeployment deployment;
+        private final RedisScripts scripts;
+        private final ReleaseChannels channels;
+        private final KindScripts.Timing timing;
+        private final Map<String, RenewalBatch> renewals = new ConcurrentHashMap<>();
+
+        /**
+         * @param timing how long a fence key outlives its last write, and a waiter's registration
+         *               lasts without a new attempt
+         */
+        Server(RedisDeployment deployment, RedisScripts scripts, ReleaseChannels channels, KindScripts.Timing timing) {
+            this.deployment = deployment;
+            this.scripts = scripts;
+            this.channels = channels;
+            this.timing = timing;
         }
 
-        String description() {
-            return deployment.describe();
+        /** The same scripts, channels and timing over {@code other} connections. */
+        Server on(RedisDeployment other) {
+            return new Server(other, scripts, channels, timing);
         }
 
-        Duration commandTimeout() {
-            return deployment.commandTimeout();
+        RedisDeployment deployment() {
+            return deployment;
+        }
+
+        RedisScripts scripts() {
+            return scripts;
+        }
+
+        /** The renewal batch of {@code kind}'s leases on this connection. */
+        RenewalBatch renewals(KindScripts kind) {
+            return renewals.computeIfAbsent(kind.kind().tag(), tag -> new RenewalBatch(deployment.commands(),
+                    kind.renewals(), deployment::scriptGroup,
+                    error -> RedisErrors.translate(deployment.describe(), "the renewal of a " + kind.noun(), error)));
         }
     }
 
-    final Server server;
-    final RedisClusterAsyncCommands<String, String> commands;
-    final RedisScripts scripts;
-    final String fenceRetentionMillis;
-    final String waiterRegistrationMillis;
+    private final Server server;
+    private final KindScripts kind;
+    private final RenewalBatch renewals;
 
-    RedisProtocol(Server server) {
+    RedisProtocol(Server server, KindScripts kind) {
         this.server = server;
-        this.commands = server.commands();
-        this.scripts = server.scripts();
-        this.fenceRetentionMillis = Long.toString(server.fenceRetention().toMillis());
-        this.waiterRegistrationMillis = Long.toString(server.waiterRegistration().toMillis());
+        this.kind = kind;
+        this.renewals = server.renewals(kind);
+    }
+
+    /** This protocol's kind, to build it again on another connection. */
+    KindScripts scripts() {
+        return kind;
     }
 
     @Override
     public String describe() {
-        return server.description();
+        return server.deployment.describe();
+    }
+
+    @Override
+    public String kind() {
+        return kind.kind().tag();
+    }
+
+    @Override
+    public Admission admission() {
+        return kind.admission();
     }
 
     /** True when Leasehold made the Lettuce client and set its command timeout (not for a borrowed client). */
     @Override
     public boolean boundsCallsWithin(Duration timeout) {
-        return server.commandTimeout() != null && server.commandTimeout().compareTo(timeout) <= 0;
+        Duration commandTimeout = server.deployment.commandTimeout();
+        return commandTimeout != null && commandTimeout.compareTo(timeout) <= 0;
     }
 
-    /** The name's one release channel, shared by every kind: a release of one kind wakes waiters of another too. */
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
+        CompletableFuture<MutexScripts.Answer> reply = kind.acquire().run(server.deployment.commands(),
+                LockKeys.of(request.name()), request, server.timing);
+        return translated(reply, request.name(), "the acquire of " + kind.noun() + " '" + request.name() + "'")
+                .thenApply(MutexScripts.Answer::toAttempt);
+    }
+
+    /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */
+    @Override
+    public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
+        return renewals.add(kind.leaseKey().apply(LockKeys.of(name)), holder, ttl);
+    }
+
+    /** Sends the renewals of this kind's batch, whichever lease's renewal ran (every semaphore's, for a permit). */
+    @Override
+    public void flushRenewals() {
+        renewals.flush();
+    }
+
+    RenewalBatch.Stats renewalStats() {
+        return renewals.stats();
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        return releaseScript(name, holder, "").thenApply(ReleaseOutcome::single);
+    }
+
+    /** Keeps the lease (the lock key's life, or the member's expiry) for {@code keepFor} instead of ending it. */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
+        return translated(kind.keep().run(server.deployment.commands(), LockKeys.of(name), holder, keepFor), name,
+                "the release (held " + keepFor.toMillis() + " ms more) of " + kind.noun() + " '" + name + "'")
+                .thenApply(ReleaseOutcome::single);
+    }
+
+    @Override
+    public CompletableFuture<Void> abandon(String name, String holder) {
+        return releaseScript(name, holder, holder).thenApply(ignored -> null);
+    }
+
+    private CompletableFuture<Boolean> releaseScript(String name, String holder, String waiter) {
+        return translated(kind.release().run(server.deployment.commands(), LockKeys.of(name), holder, waiter,
+                server.timing), name, "the release of " + kind.noun() + " '" + name + "'");
+    }
+
+    /** The name's one release channel, shared by every kind. */
     @Override
     public ReleaseSignal subscribe(String name, String holder) {
-        return server.channels().subscribe(LockKeys.of(name).channel(), holder);
+        return server.channels.subscribe(LockKeys.of(name).channel(), holder);
     }
 
     @Override
     public ReleaseSignal subscribeIfActive(String name, String holder) {
-        return server.channels().subscribeIfActive(LockKeys.of(name).channel(), holder);
-    }
-
-    /** A renewal batch over {@code script} ({@code renew_batch.lua} or {@code renew_members.lua}). */
-    RenewalBatch renewals(RedisScript script) {
-        return new RenewalBatch(commands, script, server.deployment()::scriptGroup,
-                error -> RedisErrors.translate(describe(), "the renewal", error));
+        return server.channels.subscribeIfActive(LockKeys.of(name).channel(), holder);
     }
 
     /**
-     * Keeps {@code name}'s lock key held for {@code keepFor} if {@code holder} owns it (the mutex,
-     * the fair lock and the write lock hold that key): see {@link LockProtocol#releaseHolding}.
+     * The reply, with errors typed: a permits mismatch as a {@link PermitsMismatchException}, anything
+     * else by {@link RedisErrors}, naming the server.
      */
-    CompletableFuture<ReleaseOutcome> keepLockKey(String name, String holder, Duration keepFor) {
-        return translated(scripts.mutex.releaseHolding(commands, LockKeys.of(name), holder, keepFor),
-                "the release (held " + keepFor.toMillis() + " ms more) of '" + name + "'").thenApply(ReleaseOutcome::single);
-    }
-
-    /**
-     * Keeps {@code holder}'s member of the sorted set {@code key} live for {@code keepFor}, if it
-     * still is: the hold-at-least of a lease held as a member (read lease, semaphore permit).
-     */
-    static CompletableFuture<Long> keepMember(RedisScripts scripts, RedisClusterAsyncCommands<String, String> commands,
-                                              String key, String holder, Duration keepFor) {
-        return scripts.releaseHoldingMember.run(commands, ScriptOutputType.INTEGER, new String[] {key}, holder,
-                MutexScripts.millisUp(keepFor));
-    }
-
-    /** Turns a failed reply into a {@link dev.leasehold.LockUnavailableException} naming the server. */
-    <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String operation) {
-        return reply.exceptionallyCompose(error ->
-                CompletableFuture.failedFuture(RedisErrors.translate(describe(), operation, error)));
-    }
-
-    /** An acquire script's reply: {1, token as a decimal string} or {0, ms until the holder may be gone, or -1}. */
-    static Attempt toAttempt(List<Object> reply) {
-        if ((Long) reply.get(0) == 1L) {
-            // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
-            return Attempt.acquired(Long.parseLong((String) reply.get(1)));
-        }
-        long remaining = (Long) reply.get(1);
-        return Attempt.held(remaining >= 0 ? Duration.ofMillis(remaining) : null);
+    private <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String name, String operation) {
+        return reply.exceptionallyCompose(error -> {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof RedisCommandExecutionException && cause.getMessage() != null
+                    && cause.getMessage().startsWith(MISMATCH + " ")) {
+                // 'LEASEHOLD_PERMITS_MISMATCH <stored> <asked> <key>'
+                String[] parts = cause.getMessage().split(" ", 4);
+                return CompletableFuture.failedFuture(new PermitsMismatchException(name, Integer.parseInt(parts[1]),
+                        Integer.parseInt(parts[2])));
+            }
+            return CompletableFuture.failedFuture(RedisErrors.translate(describe(), operation, error));
+        });
     }
 }

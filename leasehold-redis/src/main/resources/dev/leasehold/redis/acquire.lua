@@ -21,6 +21,7 @@
 -- A waiters key of another type is left alone: waiting then relies on re-checks alone.
 
 -- #include lib_fence.lua
+-- #include lib_members.lua
 
 local function kind(key)
   return redis.call('type', key)['ok']
@@ -47,14 +48,7 @@ end
 if ARGV[4] ~= '' then
   local waiters = kind(KEYS[3])
   if waiters == 'zset' or waiters == 'none' then
-    local now = redis.call('time')
-    local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-    redis.call('zadd', KEYS[3], millis + tonumber(ARGV[5]), ARGV[4])
-    -- Only ever extend: clients may register for different times (their own maxRecheck), and a short
-    -- one must not expire the others' registrations. A key without a TTL (-1) gets one.
-    if redis.call('pttl', KEYS[3]) < tonumber(ARGV[5]) then
-      redis.call('pexpire', KEYS[3], ARGV[5])
-    end
+    members_add(KEYS[3], ARGV[4], members_now(), tonumber(ARGV[5]))
   end
 end
 return {0, redis.call('pttl', KEYS[1])}

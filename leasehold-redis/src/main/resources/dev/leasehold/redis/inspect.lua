@@ -1,26 +1,16 @@
--- A consistent snapshot of one lock, for `leasehold inspect` and for tests.
+-- A consistent snapshot of one lock name, whatever kind holds it, for `leasehold inspect` and for
+-- tests. Writes nothing.
 --
--- KEYS[1]  the lock key
--- KEYS[2]  the fence key
--- KEYS[3]  the waiters key
+-- KEYS[1..8]  the name's lock, fence, waiters, readers, writers, permits, queue and queue info keys
 --
--- Returns {holder id or '', pttl of the lock (-2 when free), last token or '', live waiters,
--- '' or '<type> <key>' for the first of these keys that holds another type than Leasehold writes}.
--- A key of another type reads as absent in the other fields.
+-- Returns {kind ('lock', 'read', 'semaphore', or '' when free), permits (0 unless a semaphore),
+-- holder ids, ms left of the first holder (-2 when free, -1 without ttl), last token or '', live
+-- waiters, '' or '<type> <key>' for the first of these keys that holds another type than
+-- Leasehold writes}: see lib_snapshot.lua. A key of another type reads as absent.
 
-local expected = {'string', 'string', 'zset'}
-local foreign = ''
-local usable = {}
-for i = 1, 3 do
-  local found = redis.call('type', KEYS[i])['ok']
-  usable[i] = found == expected[i]
-  if found ~= 'none' and not usable[i] and foreign == '' then
-    foreign = found .. ' ' .. KEYS[i]
-  end
-end
+-- #include lib_fair_queue.lua
+-- #include lib_snapshot.lua
+
 local now = redis.call('time')
 local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local holder = usable[1] and redis.call('get', KEYS[1]) or ''
-local fence = usable[2] and redis.call('get', KEYS[2]) or ''
-local waiting = usable[3] and redis.call('zcount', KEYS[3], millis, '+inf') or 0
-return {holder, redis.call('pttl', KEYS[1]), fence, waiting, foreign}
+return snapshot(KEYS, millis)

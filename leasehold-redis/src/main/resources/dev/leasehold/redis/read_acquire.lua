@@ -22,29 +22,17 @@
 -- A waiters key of another type is left alone: waiting then relies on re-checks alone.
 
 -- #include lib_fence.lua
+-- #include lib_members.lua
 
-local function kind(key)
-  return redis.call('type', key)['ok']
+local found, foreign = members_types({{1, 'string'}, {3, 'zset'}, {4, 'zset'}})
+if foreign then
+  return foreign
 end
+local waiters = redis.call('type', KEYS[5])['ok']
 
-local found = {}
-for _, expected in ipairs({{1, 'string'}, {3, 'zset'}, {4, 'zset'}}) do
-  local i = expected[1]
-  found[i] = kind(KEYS[i])
-  if found[i] ~= 'none' and found[i] ~= expected[2] then
-    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found[i] .. ' ' .. KEYS[i])
-  end
-end
-local waiters = kind(KEYS[5])
-
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local writers = 0
-if found[4] == 'zset' then
-  -- A dead writer's registration stops blocking readers once it expires.
-  redis.call('zremrangebyscore', KEYS[4], '-inf', millis)
-  writers = redis.call('zcard', KEYS[4])
-end
+local millis = members_now()
+-- A dead writer's registration stops blocking readers once it expires.
+local writers = members_live(KEYS[4], found[4], millis)
 
 if found[1] == 'none' and writers == 0 then
   local refused, last = fence_check(KEYS[2])
@@ -55,11 +43,8 @@ if found[1] == 'none' and writers == 0 then
   if found[3] == 'zset' then
     redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
   end
-  redis.call('zadd', KEYS[3], millis + ttl, ARGV[1])
-  -- Only ever extend: the set must outlive its longest member.
-  if redis.call('pttl', KEYS[3]) < ttl then
-    redis.call('pexpire', KEYS[3], ttl)
-  end
+  -- The set must outlive its longest member.
+  members_add(KEYS[3], ARGV[1], millis, ttl)
   local token = fence_next(KEYS[2], ARGV[3], last)
   if ARGV[4] ~= '' and waiters == 'zset' then
     redis.call('zrem', KEYS[5], ARGV[4])
@@ -68,18 +53,6 @@ if found[1] == 'none' and writers == 0 then
 end
 
 if ARGV[4] ~= '' and (waiters == 'zset' or waiters == 'none') then
-  local registration = tonumber(ARGV[5])
-  redis.call('zadd', KEYS[5], millis + registration, ARGV[4])
-  if redis.call('pttl', KEYS[5]) < registration then
-    redis.call('pexpire', KEYS[5], registration)
-  end
+  members_add(KEYS[5], ARGV[4], millis, tonumber(ARGV[5]))
 end
-local remaining = redis.call('pttl', KEYS[1])
-if remaining == -1 then
-  return {0, -1}
-end
-if writers > 0 then
-  local last = redis.call('zrange', KEYS[4], -1, -1, 'WITHSCORES')
-  remaining = math.max(remaining, tonumber(last[2]) - millis)
-end
-return {0, remaining}
+return members_blocked(KEYS[1], KEYS[4], writers, millis)

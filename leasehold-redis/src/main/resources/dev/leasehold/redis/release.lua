@@ -15,6 +15,8 @@
 -- Returns 1 if the lock was ours and is now free, 0 if it was not ours (another holder, nobody,
 -- or a value of another type). Keys of another type are left untouched.
 
+-- #include lib_members.lua
+
 local waiters = redis.call('type', KEYS[2])['ok']
 if ARGV[2] ~= '' and waiters == 'zset' then
   redis.call('zrem', KEYS[2], ARGV[2])
@@ -24,19 +26,5 @@ if redis.pcall('get', KEYS[1]) ~= ARGV[1] then
   return 0
 end
 redis.call('del', KEYS[1])
-if waiters == 'zset' then
-  if redis.call('exists', KEYS[2]) == 1 then
-    local now = redis.call('time')
-    local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-    redis.call('zremrangebyscore', KEYS[2], '-inf', millis)
-    local next = redis.call('zrange', KEYS[2], 0, 0)[1]
-    if next then
-      redis.call('publish', ARGV[3], next)
-    end
-  end
-elseif waiters ~= 'none' then
-  -- A waiters key of another type cannot tell whether anyone waits: a needless wake-up costs a
-  -- re-check, a missed one a whole re-check interval.
-  redis.call('publish', ARGV[3], '*')
-end
+members_wake_oldest(KEYS[2], waiters, ARGV[3], false)
 return 1

@@ -13,16 +13,13 @@
 -- Returns 1 if the member was live and is now kept, 0 if it was gone or expired (or the key holds
 -- another type than a sorted set, which is left untouched).
 
+-- #include lib_members.lua
+
 -- pcall: a key of another type is just not ours.
 local score = redis.pcall('zscore', KEYS[1], ARGV[1])
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local millis = members_now()
 if type(score) ~= 'string' or tonumber(score) <= millis then
   return 0
 end
-local keep = tonumber(ARGV[2])
-redis.call('zadd', KEYS[1], millis + keep, ARGV[1])
-if redis.call('pttl', KEYS[1]) < keep then
-  redis.call('pexpire', KEYS[1], keep)
-end
+members_add(KEYS[1], ARGV[1], millis, tonumber(ARGV[2]))
 return 1

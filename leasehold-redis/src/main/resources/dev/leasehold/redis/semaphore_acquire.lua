@@ -29,6 +29,7 @@
 -- A waiters key of another type is left alone: waiting then relies on re-checks alone.
 
 -- #include lib_fence.lua
+-- #include lib_members.lua
 
 local MARKER = 'permits'
 
@@ -41,8 +42,7 @@ if refused then
   return refused
 end
 
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local millis = members_now()
 local ttl = tonumber(ARGV[2])
 local permits = tonumber(ARGV[3])
 
@@ -63,11 +63,8 @@ local waiters = redis.call('type', KEYS[3])['ok']
 if live < permits then
   -- Written on every grant: once no lease is live, the next acquire sets the number afresh.
   redis.call('zadd', KEYS[1], -permits, MARKER)
-  redis.call('zadd', KEYS[1], millis + ttl, ARGV[1])
-  -- Only ever extend: the set must outlive its longest lease. A new key (-1: no TTL) gets one.
-  if redis.call('pttl', KEYS[1]) < ttl then
-    redis.call('pexpire', KEYS[1], ttl)
-  end
+  -- The set must outlive its longest lease.
+  members_add(KEYS[1], ARGV[1], millis, ttl)
   local token = fence_next(KEYS[2], ARGV[4], last)
   if ARGV[5] ~= '' and waiters == 'zset' then
     redis.call('zrem', KEYS[3], ARGV[5])
@@ -76,12 +73,7 @@ if live < permits then
 end
 
 if ARGV[5] ~= '' and (waiters == 'zset' or waiters == 'none') then
-  local registration = tonumber(ARGV[6])
-  redis.call('zadd', KEYS[3], millis + registration, ARGV[5])
-  -- Only ever extend, as acquire.lua does: other clients may register for longer.
-  if redis.call('pttl', KEYS[3]) < registration then
-    redis.call('pexpire', KEYS[3], ARGV[6])
-  end
+  members_add(KEYS[3], ARGV[5], millis, tonumber(ARGV[6]))
 end
 local earliest = redis.call('zrangebyscore', KEYS[1], '(' .. millis, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 return {0, tonumber(earliest[2]) - millis}

@@ -18,6 +18,8 @@
 -- released already, or expired and purged), or had expired (the permit was free already).
 -- Keys of another type are left untouched.
 
+-- #include lib_members.lua
+
 local waiters = redis.call('type', KEYS[2])['ok']
 if ARGV[2] ~= '' and waiters == 'zset' then
   redis.call('zrem', KEYS[2], ARGV[2])
@@ -29,28 +31,13 @@ local score = redis.call('zscore', KEYS[1], ARGV[1])
 if not score then
   return 0
 end
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local millis = members_now()
 redis.call('zrem', KEYS[1], ARGV[1])
 redis.call('zremrangebyscore', KEYS[1], 0, millis)
 if redis.call('zcount', KEYS[1], '(' .. millis, '+inf') == 0 then
   redis.call('del', KEYS[1])
 end
-
-if waiters == 'zset' then
-  if redis.call('exists', KEYS[2]) == 1 then
-    redis.call('zremrangebyscore', KEYS[2], '-inf', millis)
-    local next = redis.call('zrange', KEYS[2], 0, 0)[1]
-    if next then
-      redis.call('zrem', KEYS[2], next)
-      redis.call('publish', ARGV[3], next)
-    end
-  end
-elseif waiters ~= 'none' then
-  -- A waiters key of another type cannot tell whether anyone waits: a needless wake-up costs a
-  -- re-check, a missed one a whole re-check interval.
-  redis.call('publish', ARGV[3], '*')
-end
+members_wake_oldest(KEYS[2], waiters, ARGV[3], true)
 if tonumber(score) > millis then
   return 1
 end

@@ -21,28 +21,16 @@
 --   'LEASEHOLD_FENCE_INVALID <key>', 'LEASEHOLD_FENCE_EXHAUSTED <key>'  as in lib_fence.lua.
 
 -- #include lib_fence.lua
+-- #include lib_members.lua
 
-local function kind(key)
-  return redis.call('type', key)['ok']
+local found, foreign = members_types({{1, 'string'}, {3, 'zset'}, {4, 'zset'}})
+if foreign then
+  return foreign
 end
 
-local found = {}
-for _, expected in ipairs({{1, 'string'}, {3, 'zset'}, {4, 'zset'}}) do
-  local i = expected[1]
-  found[i] = kind(KEYS[i])
-  if found[i] ~= 'none' and found[i] ~= expected[2] then
-    return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found[i] .. ' ' .. KEYS[i])
-  end
-end
-
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local readers = 0
-if found[3] == 'zset' then
-  -- A crashed reader stops blocking writers once its lease expires.
-  redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
-  readers = redis.call('zcard', KEYS[3])
-end
+local millis = members_now()
+-- A crashed reader stops blocking writers once its lease expires.
+local readers = members_live(KEYS[3], found[3], millis)
 
 if found[1] == 'none' and readers == 0 then
   local refused, last = fence_check(KEYS[2])
@@ -57,18 +45,5 @@ if found[1] == 'none' and readers == 0 then
   return {1, token}
 end
 
-local registration = tonumber(ARGV[4])
-redis.call('zadd', KEYS[4], millis + registration, ARGV[1])
--- Only ever extend: clients may register for different times (their own maxRecheck).
-if redis.call('pttl', KEYS[4]) < registration then
-  redis.call('pexpire', KEYS[4], registration)
-end
-local remaining = redis.call('pttl', KEYS[1])
-if remaining == -1 then
-  return {0, -1}
-end
-if readers > 0 then
-  local last = redis.call('zrange', KEYS[3], -1, -1, 'WITHSCORES')
-  remaining = math.max(remaining, tonumber(last[2]) - millis)
-end
-return {0, remaining}
+members_add(KEYS[4], ARGV[1], millis, tonumber(ARGV[4]))
+return members_blocked(KEYS[1], KEYS[3], readers, millis)

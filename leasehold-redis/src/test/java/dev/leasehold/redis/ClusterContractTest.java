@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.LockInfo;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.RedisClusterGroup;
 import dev.leasehold.launcher.RedisServer;
@@ -115,6 +116,11 @@ class ClusterContractTest extends DeploymentContract {
                     .withReplicaAck(1, Duration.ofMillis(100))).acquire(Duration.ofMillis(300)))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("acknowledged by 0 replica(s)");
             assertThat(cluster.masterOf(cluster.slotOf("ack:cluster")).command("EXISTS", "ack:cluster")).isEqualTo(0L);
+            assertThatThrownBy(() -> client.semaphore("ack:cluster:sem", 2, LockOptions.defaults()
+                    .withReplicaAck(1, Duration.ofMillis(100))).acquire(Duration.ofMillis(300)))
+                    .isInstanceOf(LockUnavailableException.class).hasMessageContaining("acknowledged by 0 replica(s)");
+            assertThat(cluster.masterOf(cluster.slotOf("ack:cluster:sem")).command("EXISTS", "{ack:cluster:sem}:permits"))
+                    .as("the permit was given back").isEqualTo(0L);
         }
     }
 

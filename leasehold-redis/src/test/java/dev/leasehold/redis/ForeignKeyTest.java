@@ -1,5 +1,6 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.LockInfo;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;

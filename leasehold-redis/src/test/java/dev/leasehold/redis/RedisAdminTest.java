@@ -1,8 +1,11 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.BrokenLock;
+import dev.leasehold.LockInfo;
 import dev.leasehold.InMemoryFenceGuard;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.StaleTokenException;
@@ -77,9 +80,11 @@ class RedisAdminTest {
         assertThat(ServerProbe.calls(server, "scan") - scansBefore).as("several bounded SCAN steps")
                 .isGreaterThanOrEqualTo(3);
         assertThat(ServerProbe.calls(server, "keys")).as("never KEYS").isZero();
-        assertThat(jobs).hasSize(held);
-        assertThat(jobs).extracting(LockInfo::name).doesNotContain("job:released", "job:python", "job:rw")
-                .contains("job:0", "job:" + (held - 1)).isSorted();
+        assertThat(jobs).as("every held lock and the read-held name").hasSize(held + 1);
+        assertThat(jobs).extracting(LockInfo::name).doesNotContain("job:released", "job:python")
+                .contains("job:0", "job:" + (held - 1), "job:rw").isSorted();
+        assertThat(jobs.stream().filter(info -> info.name().equals("job:rw")).findFirst().orElseThrow().kind())
+                .hasValue(LockKind.READ);
         LockInfo first = jobs.stream().filter(info -> info.name().equals("job:7")).findFirst().orElseThrow();
         assertThat(first.holder()).hasValueSatisfying(holder -> assertThat(holder).hasSize(7).endsWith("…"));
         assertThat(first.remaining()).hasValueSatisfying(ttl -> assertThat(ttl).isPositive());
@@ -161,6 +166,105 @@ class RedisAdminTest {
         assertThat((Long) server.command("PTTL", "{old:1}:fence")).as("kept for the fence retention").isPositive();
         // Another client: this one's own lease still queues its acquisitions of the name locally.
         assertThat(client().lock("old:1").acquire(WAIT).token()).isGreaterThan(report.fence());
+    }
+
+    /** Every kind reads as what holds the name: the lock key's holder, the readers, the permits; queues as waiters. */
+    @Test
+    void inspectShowsEveryKindWithItsHoldersAndWaiters() throws Exception {
+        RedisLockClient client = client();
+        RedisLockClient other = client();
+        try (Lease mutex = client.lock("kind:mutex").acquire(WAIT);
+             Lease reader = client.readWriteLock("kind:rw").readLock().acquire(WAIT);
+             Lease secondReader = other.readWriteLock("kind:rw").readLock().acquire(WAIT);
+             Lease permit = client.semaphore("kind:sem", 3).acquire(WAIT);
+             Lease secondPermit = other.semaphore("kind:sem", 3).acquire(WAIT);
+             Lease fair = client.fairLock("kind:fair").acquire(WAIT)) {
+            CompletableFuture<Lease> queued = other.fairLock("kind:fair").acquireAsync(Duration.ofSeconds(20))
+                    .toCompletableFuture();
+            ServerProbe.awaitWaiters(server, "{kind:fair}:queue", 1);
+            CompletableFuture<Lease> writer = other.readWriteLock("kind:rw").writeLock().acquireAsync(Duration.ofSeconds(20))
+                    .toCompletableFuture();
+            ServerProbe.awaitWaiters(server, "{kind:rw}:writers", 1);
+
+            LockInfo lock = client.inspect("kind:mutex");
+            assertThat(lock.kind()).hasValue(LockKind.MUTEX);
+            assertThat(lock.holders()).hasSize(1).allSatisfy(holder -> assertThat(holder).endsWith("…"));
+            assertThat(lock.lastToken()).hasValue(mutex.token());
+
+            LockInfo readers = client.inspect("kind:rw");
+            assertThat(readers.kind()).hasValue(LockKind.READ);
+            assertThat(readers.holders()).as("both readers").hasSize(2);
+            assertThat(readers.remaining()).hasValueSatisfying(ttl -> assertThat(ttl).isPositive());
+            assertThat(readers.waiters()).as("the waiting writer").isEqualTo(1);
+            assertThat(readers.lastToken()).hasValue(Math.max(reader.token(), secondReader.token()));
+
+            LockInfo permits = client.inspect("kind:sem");
+            assertThat(permits.kind()).hasValue(LockKind.permits(3));
+            assertThat(permits.holders()).as("two of three permits").hasSize(2);
+            assertThat(permits.lastToken()).hasValue(secondPermit.token());
+
+            LockInfo queue = client.inspect("kind:fair");
+            assertThat(queue.kind()).hasValue(LockKind.MUTEX);
+            assertThat(queue.waiters()).as("the fair queue").isEqualTo(1);
+
+            assertThat(client.inspect("kind:free").isHeld()).isFalse();
+            assertThat(client.inspect("kind:free").kind()).isEmpty();
+            fair.release();
+            queued.get(5, TimeUnit.SECONDS).release();
+            reader.release();
+            secondReader.release();
+            writer.get(5, TimeUnit.SECONDS).release();
+            assertThat(permit.token()).isPositive();
+        }
+    }
+
+    /** list finds names held by readers and permits too (whose sorted sets SCAN finds), tagged names included. */
+    @Test
+    void listFindsEveryKindIncludingReadersAndPermits() {
+        RedisLockClient client = client();
+        try (Lease reader = client.readWriteLock("many:rw").readLock().acquire(WAIT);
+             Lease tagged = client.readWriteLock("{many}:rw").readLock().acquire(WAIT);
+             Lease permit = client.semaphore("many:sem", 2).acquire(WAIT);
+             Lease writer = client.readWriteLock("many:w").writeLock().acquire(WAIT);
+             Lease fair = client.fairLock("many:fair").acquire(WAIT)) {
+            assertThat(client.list("many:*")).extracting(LockInfo::name)
+                    .containsExactly("many:fair", "many:rw", "many:sem", "many:w");
+            assertThat(client.list("many:*")).extracting(info -> info.kind().orElseThrow())
+                    .containsExactly(LockKind.MUTEX, LockKind.READ, LockKind.permits(2), LockKind.MUTEX);
+            assertThat(client.list("{many}:*")).extracting(LockInfo::name).containsExactly("{many}:rw");
+            assertThat(client.list("*")).extracting(LockInfo::name).contains("{many}:rw", "many:rw", "many:sem");
+            assertThat(reader.token() + tagged.token() + permit.token() + writer.token() + fair.token()).isPositive();
+        }
+        assertThat(client.list("*")).isEmpty();
+    }
+
+    /** A break deletes every reader, or every permit, and advances the fence past their tokens. */
+    @Test
+    void breakingAReadOrPermitHeldNameDeletesItsHoldersAndAdvancesTheFence() throws Exception {
+        RedisLockClient holders = client();
+        Lease reader = holders.readWriteLock("shared:rw", LockOptions.watchdog(Duration.ofMillis(600)))
+                .readLock().acquire(WAIT);
+        Lease secondReader = client().readWriteLock("shared:rw").readLock().acquire(WAIT);
+        BrokenLock readers = client().breakLock("shared:rw", "stuck readers").orElseThrow();
+        assertThat(readers.fence()).isGreaterThan(reader.token()).isGreaterThan(secondReader.token());
+        assertThat(readers.holder()).endsWith("…");
+        assertThat(server.command("EXISTS", "{shared:rw}:readers")).isEqualTo(0L);
+        reader.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        try (Lease writer = client().readWriteLock("shared:rw").writeLock().acquire(WAIT)) {
+            assertThat(writer.token()).isGreaterThan(readers.fence());
+        }
+
+        Lease permit = holders.semaphore("shared:sem", 2).acquire(WAIT);
+        Lease secondPermit = client().semaphore("shared:sem", 2).acquire(WAIT);
+        BrokenLock permits = client().breakLock("shared:sem", "stuck workers").orElseThrow();
+        assertThat(permits.fence()).isGreaterThan(permit.token()).isGreaterThan(secondPermit.token());
+        assertThat(server.command("EXISTS", "{shared:sem}:permits")).isEqualTo(0L);
+        RedisLockClient next = client();
+        assertThat(next.semaphore("shared:sem", 2).available()).as("every permit is free again").isEqualTo(2);
+        try (Lease after = next.semaphore("shared:sem", 2).acquire(WAIT)) {
+            assertThat(after.token()).isGreaterThan(permits.fence());
+        }
+        assertThat(client().breakLock("shared:sem", "again")).as("nothing held: nothing written").isEmpty();
     }
 
     @Test

@@ -33,7 +33,7 @@ class RedisFairScriptsTest {
     private static RedisAsyncCommands<String, String> commands;
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("fair:lock");
-    private final String[] fairKeys = RedisFairLockProtocol.keys("fair:lock");
+    private final String[] fairKeys = KindScripts.fairKeys(LockKeys.of("fair:lock"));
     private StatefulRedisPubSubConnection<String, String> pubSub;
     private final BlockingQueue<String> published = new LinkedBlockingQueue<>();
 

@@ -356,24 +356,29 @@ class RedisScriptsTest {
     @Test
     void inspectReportsAKeyOfAnotherType() {
         server.command("HSET", keys.lock(), "holder-x", "1");
-        List<Object> reply = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
-                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
-        assertThat(reply).containsExactly("", -1L, "", 0L, "hash " + keys.lock());
+        List<Object> reply = inspect();
+        assertThat(reply).containsExactly("", 0L, List.of(), -2L, "", 0L, "hash " + keys.lock());
     }
 
     @Test
     void inspectReportsHolderTtlFenceAndLiveWaiters() {
-        List<Object> empty = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
-                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
-        assertThat(empty).containsExactly("", -2L, "", 0L, "");
+        List<Object> empty = inspect();
+        assertThat(empty).containsExactly("", 0L, List.of(), -2L, "", 0L, "");
         long token = token(acquire("holder-a", 5_000, ""));
         acquire("holder-b", 5_000, "waiter-b");
-        List<Object> held = scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI,
-                new String[] {keys.lock(), keys.fence(), keys.waiters()}).join();
-        assertThat(held.get(0)).isEqualTo("holder-a");
-        assertThat((Long) held.get(1)).isBetween(4_000L, 5_000L);
-        assertThat(held.get(2)).isEqualTo(Long.toString(token));
-        assertThat(held.get(3)).isEqualTo(1L);
+        List<Object> held = inspect();
+        assertThat(held.get(0)).isEqualTo("lock");
+        assertThat(held.get(2)).isEqualTo(List.of("holder-a"));
+        assertThat((Long) held.get(3)).isBetween(4_000L, 5_000L);
+        assertThat(held.get(4)).isEqualTo(Long.toString(token));
+        assertThat(held.get(5)).isEqualTo(1L);
+    }
+
+    /** inspect.lua over the name's eight keys, in lib_snapshot.lua's order. */
+    private List<Object> inspect() {
+        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, new String[] {keys.lock(),
+                keys.fence(), keys.waiters(), keys.readers(), keys.writers(), keys.permits(), keys.queue(),
+                keys.queueInfo()}).join();
     }
 
     @Test

@@ -130,6 +130,35 @@ class ReplicaAckTest {
         }
     }
 
+    /** A semaphore's permit is acknowledged like a lock: on the replica when the acquire returns. */
+    @Test
+    void anAcknowledgedPermitIsOnTheReplicaWhenItReturns() {
+        LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient client = RedisLocks.connect(master.uri());
+             Lease first = client.semaphore("ack:sem:ok", 2, acked).acquire(Duration.ofSeconds(2));
+             Lease second = client.semaphore("ack:sem:ok", 2, acked).acquire(Duration.ofSeconds(2))) {
+            assertThat(replica.command("ZCARD", "{ack:sem:ok}:permits")).as("both permits and the number, on the replica")
+                    .isEqualTo(3L);
+            assertThat(replica.command("GET", "{ack:sem:ok}:fence")).isEqualTo(Long.toString(second.token()));
+            assertThat(second.token()).isGreaterThan(first.token());
+        }
+    }
+
+    /** Too few acknowledgements fail a permit typed, and give it back: nothing is left held. */
+    @Test
+    void tooFewAcknowledgementsGiveThePermitBack() {
+        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
+            replica.pause();
+            assertThatThrownBy(() -> client.semaphore("ack:sem:frozen", 1, LockOptions.fixedLease(Duration.ofSeconds(30))
+                    .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(1)))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
+            assertThat(master.command("EXISTS", "{ack:sem:frozen}:permits")).as("nothing left held").isEqualTo(0L);
+            replica.resume();
+            assertThat(client.semaphore("ack:sem:frozen", 1).available()).isEqualTo(1);
+        }
+    }
+
     /** The acknowledgement wraps a kind; the {@code kind} tag of {@code leasehold.acquire.wait} stays the kind's. */
     @Test
     void theAcquireMeterNamesTheKindTheAcknowledgementWraps() {
@@ -140,12 +169,14 @@ class ReplicaAckTest {
             client.fairLock("ack:meter:fair", acked).acquire(Duration.ofSeconds(2)).release();
             client.readWriteLock("ack:meter:read", acked).readLock().acquire(Duration.ofSeconds(2)).release();
             client.readWriteLock("ack:meter:write", acked).writeLock().acquire(Duration.ofSeconds(2)).release();
+            client.semaphore("ack:meter:semaphore", 2, acked).acquire(Duration.ofSeconds(2)).release();
         }
         MeterReadings readings = new MeterReadings(registry);
         assertThat(readings.acquisitions("lock", "acquired")).as("the mutex").isEqualTo(1);
         assertThat(readings.acquisitions("fair_lock", "acquired")).as("the fair lock").isEqualTo(1);
         assertThat(readings.acquisitions("read", "acquired")).as("the read lock").isEqualTo(1);
         assertThat(readings.acquisitions("write", "acquired")).as("the write lock").isEqualTo(1);
+        assertThat(readings.acquisitions("semaphore", "acquired")).as("the semaphore").isEqualTo(1);
     }
 
     @Test
@@ -157,8 +188,9 @@ class ReplicaAckTest {
         try (RedisLockClient client = RedisLocks.builder().uri(master.uri()).operationTimeout(Duration.ofSeconds(1)).connect()) {
             assertThatThrownBy(() -> client.lock("ack:bad", LockOptions.defaults().withReplicaAck(1, Duration.ofSeconds(1))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
-            assertThatThrownBy(() -> client.semaphore("ack:sem", 2, LockOptions.defaults().withReplicaAck(1, ACK_TIMEOUT)))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("semaphores");
+            assertThatThrownBy(() -> client.semaphore("ack:sem", 2, LockOptions.defaults().withReplicaAck(1,
+                    Duration.ofSeconds(1)))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("operationTimeout");
         }
     }
 }

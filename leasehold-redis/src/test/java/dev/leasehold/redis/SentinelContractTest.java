@@ -1,6 +1,8 @@
 package dev.leasehold.redis;
 
+import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
+import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisSentinelGroup;
 import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -55,6 +57,18 @@ class SentinelContractTest extends DeploymentContract {
         try (RedisLockClient client = RedisLocks.connect(group.uri())) {
             assertThat(client.describe()).startsWith("redis-sentinel://127.0.0.1:").endsWith("#mymaster")
                     .doesNotContain("contract-secret");
+        }
+    }
+
+    /** Through the Sentinels, a permit is acknowledged by the master's replica like a lock. */
+    @Test
+    void anAcknowledgedPermitIsOnTheReplicaWhenItReturns() {
+        LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, Duration.ofMillis(500));
+        try (RedisLockClient client = RedisLocks.connect(group.uri());
+             Lease permit = client.semaphore("sentinel:ack:sem", 2, acked).acquire(Duration.ofSeconds(2))) {
+            RedisServer replica = group.replicas().get(0);
+            assertThat(replica.command("GET", "{sentinel:ack:sem}:fence")).as("WAIT returned once the replica had it")
+                    .isEqualTo(Long.toString(permit.token()));
         }
     }
 

@@ -1,15 +1,11 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.spi.Args;
-import dev.leasehold.spi.LeaderRecords;
-import dev.leasehold.DistributedLock;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
-import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.engine.EngineLockClient;
 import dev.leasehold.redis.internal.LettuceConnections;
-import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisEndpoint;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
@@ -21,8 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link LockClient} over N independent Redis masters, by the Redlock algorithm with fencing
@@ -48,25 +42,35 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </ul>
  * A lease cannot stop a paused holder, so writes to shared resources should carry its token through
  * a {@link dev.leasehold.FenceGuard}.
+ *
+ * <p><b>What it offers.</b> {@link #lock(String, LockOptions)}, {@link #multiLock(String...)} (mutexes
+ * taken in one sorted order) and leader election (each term a lease), all from core's
+ * {@link EngineLockClient}. The other kinds throw an {@link UnsupportedOperationException} saying why:
+ * <ul>
+ *   <li><b>semaphore</b>: the quorum rule does not extend to a count. Each master can only count the
+ *   permits it granted itself, and two majorities are sure to share one master, not enough masters to
+ *   see every lease: with 3 masters and 2 permits, three leases granted by masters {1,2}, {2,3} and
+ *   {1,3} leave every master counting 2, so 3 leases hold 2 permits;</li>
+ *   <li><b>read-write lock</b>: exclusion would extend (a writer's majority and a reader's share a
+ *   master, whose single-node rule keeps them apart), but it needs a reader count and a writer's
+ *   registration on every master, and a reader count spread over masters that can each lose it on a
+ *   restart admits a writer beside live readers unless every master meets the persistence
+ *   assumption above; it is not written, rather than offered half-tested;</li>
+ *   <li><b>fair lock</b>: arrival order across clients needs one queue every client reads alike,
+ *   and N independent masters each keep their own.</li>
+ * </ul>
+ * Use {@code RedisLocks}, {@code ZooKeeperLocks} or {@code EtcdLocks} for those kinds. Locks of this
+ * client cannot be inspected, listed or broken: a snapshot of N masters is not one lock's state.
  */
-public final class RedlockLockClient implements LockClient, LeaderRecords.Source {
+public final class RedlockLockClient extends EngineLockClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedlockLockClient.class);
 
-    private final List<RedlockNode> nodes;
-    private final RedisClient client;
-    private final ClientResources resources;
-    private final RedlockProtocol protocol;
-    private final LeaseEngine engine;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final RedlockBackend backend;
 
-    private RedlockLockClient(List<RedlockNode> nodes, RedisClient client, ClientResources resources,
-                              RedlockSettings settings) {
-        this.nodes = nodes;
-        this.client = client;
-        this.resources = resources;
-        this.protocol = new RedlockProtocol(nodes, settings);
-        this.engine = new LeaseEngine(settings.engine(), protocol.describe());
+    private RedlockLockClient(RedlockBackend backend, RedlockSettings settings) {
+        super(backend, settings.engine());
+        this.backend = backend;
     }
 
     /**
@@ -81,7 +85,7 @@ public final class RedlockLockClient implements LockClient, LeaderRecords.Source
         RedisClient client = RedisClient.create(resources);
         RedlockScripts scripts = new RedlockScripts();
         List<RedlockNode> nodes = endpoints.stream().map(endpoint -> new RedlockNode(endpoint, client, scripts)).toList();
-        RedlockLockClient locks = new RedlockLockClient(nodes, client, resources, settings);
+        RedlockLockClient locks = new RedlockLockClient(new RedlockBackend(nodes, client, resources, settings), settings);
         try {
             client.setOptions(LettuceConnections.clientOptions(settings.engine().operationTimeout(), trustedCertificate));
             locks.connectMajority(settings.engine().operationTimeout());
@@ -93,6 +97,7 @@ public final class RedlockLockClient implements LockClient, LeaderRecords.Source
     }
 
     private void connectMajority(Duration timeout) {
+        List<RedlockNode> nodes = backend.nodes();
         List<CompletableFuture<NodeFailure>> connected = nodes.stream()
                 .map(node -> node.connect(timeout).handle((ignored, error) -> error == null ? null : node.failureOf(error)))
                 .toList();
@@ -114,62 +119,18 @@ public final class RedlockLockClient implements LockClient, LeaderRecords.Source
         failures.forEach(failure -> LOG.warn("Redlock node unreachable at start, it joins once it is back: {}", failure));
     }
 
-    @Override
-    public DistributedLock lock(String name) {
-        return lock(name, LockOptions.defaults());
-    }
-
-    @Override
-    public DistributedLock lock(String name, LockOptions options) {
-        LockKeys.of(Args.lockName(name));
-        return engine.lock(name, options, protocol);
-    }
-
-    /** {@code redlock[redis://host:port, ...]}: every node, without credentials. */
-    @Override
-    public String describe() {
-        return protocol.describe();
-    }
-
     /** How many nodes this client spreads each lock over. */
     public int nodeCount() {
-        return nodes.size();
+        return backend.nodes().size();
     }
 
     /** How many nodes must agree: N/2+1. */
     public int quorum() {
-        return protocol.quorum();
-    }
-
-    /** Leases of this client that are held right now (not released, not lost). */
-    public int heldLeases() {
-        return engine.heldLeases();
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        engine.close();
-        nodes.forEach(RedlockNode::close);
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+        return backend.quorum();
     }
 
     @Override
     public String toString() {
         return "RedlockLockClient" + describe().substring("redlock".length());
-    }
-
-    /**
-     * No leader records on Redlock: {@link #leadership elections} work, each term a Redlock lease,
-     * but {@code currentLeader()} throws an {@link UnsupportedOperationException} saying why (a
-     * record on a majority of independent masters cannot be read back in order without a second
-     * quorum protocol).
-     */
-    @Override
-    public LeaderRecords leaderRecords() {
-        return new RedlockLeaderRecords();
     }
 }

@@ -70,7 +70,7 @@ final class RedlockNode implements AutoCloseable {
     CompletableFuture<NodeAnswer> acquire(LockKeys keys, String holder, Duration ttl, String waiter,
                                           RedlockSettings settings, Duration timeout) {
         CompletableFuture<MutexScripts.Answer> reply = commands().thenCompose(commands -> scripts.mutex.acquire(commands,
-                keys, holder, ttl, settings.fenceRetention(), waiter, settings.waiterRegistration()));
+                keys, holder, ttl, settings.fenceRetention(), waiter, settings.engine().waiterRegistration()));
         return bounded(reply, timeout, "the acquire of '" + keys.lock() + "'").thenApply(answer ->
                 answer instanceof MutexScripts.Answer.Granted granted
                         ? new NodeAnswer.Granted(granted.token())

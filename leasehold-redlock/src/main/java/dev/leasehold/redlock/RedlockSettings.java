@@ -45,9 +45,4 @@ record RedlockSettings(Duration nodeTimeout, int retryCount, Duration retryDelay
     long nextRetryDelayNanos() {
         return retryDelay.toNanos() + ThreadLocalRandom.current().nextLong(retryJitter.toNanos() + 1);
     }
-
-    /** How long a waiter stays registered on a node without a new attempt. */
-    Duration waiterRegistration() {
-        return engine.maxRecheck().multipliedBy(3).plus(engine.operationTimeout());
-    }
 }

@@ -4,8 +4,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -72,5 +74,31 @@ final class LockPaths {
             }
         }
         return path.toString();
+    }
+
+    /**
+     * The lock name whose directory is the child {@code directory} of {@link #ROOT}, or empty if no
+     * lock name encodes to it (something else lives there).
+     */
+    static Optional<String> nameOf(String directory) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(directory.length());
+        for (int i = 0; i < directory.length(); i++) {
+            char c = directory.charAt(i);
+            if (c == '%' && i + 2 < directory.length()) {
+                int high = Character.digit(directory.charAt(i + 1), 16);
+                int low = Character.digit(directory.charAt(i + 2), 16);
+                if (high < 0 || low < 0) {
+                    return Optional.empty();
+                }
+                bytes.write(high << 4 | low);
+                i += 2;
+            } else if (c < 0x80 && c != '%') {
+                bytes.write(c);
+            } else {
+                return Optional.empty();
+            }
+        }
+        String name = bytes.toString(StandardCharsets.UTF_8);
+        return directory(name).equals(ROOT + "/" + directory) ? Optional.of(name) : Optional.empty();
     }
 }

@@ -2,7 +2,6 @@ package dev.leasehold.zookeeper;
 
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.engine.HolderIds;
-import dev.leasehold.spi.QueueEntry;
 import dev.leasehold.spi.QueueRule;
 
 import java.util.ArrayList;
@@ -11,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The queue of one lock name on ZooKeeper, as {@link ZooKeeperLockClient#inspect(String)} read it.
+ * The queue of one lock name on ZooKeeper, as {@link ZooKeeperLockClient#queue(String)} read it.
  *
  * @param name    the lock name
  * @param entries every acquisition's node, in the ensemble's order
@@ -48,21 +47,15 @@ public record LockQueue(String name, List<Entry> entries) {
         List<NodeName> queue = children.stream().map(NodeName::parse).flatMap(Optional::stream)
                 .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
         List<Entry> entries = new ArrayList<>();
-        List<QueueEntry> asEntries = queue.stream().map(NodeName::entry).toList();
+        int granted = QueueRule.grantedPrefix(name, queue.stream().map(NodeName::entry).toList());
         for (int i = 0; i < queue.size(); i++) {
             NodeName node = queue.get(i);
-            boolean holds;
-            try {
-                holds = QueueRule.decide(name, asEntries, i).granted();
-            } catch (PermitsMismatchException mixed) {
-                holds = false;
-            }
             String kind = switch (node.kind()) {
                 case NodeName.READ -> "read";
                 case NodeName.PERMIT -> "permit";
                 default -> "exclusive";
             };
-            entries.add(new Entry(kind, node.permits(), HolderIds.redact(node.holder()), node.sequence(), holds));
+            entries.add(new Entry(kind, node.permits(), HolderIds.redact(node.holder()), node.sequence(), i < granted));
         }
         return new LockQueue(name, entries);
     }

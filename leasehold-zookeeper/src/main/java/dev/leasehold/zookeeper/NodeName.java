@@ -38,6 +38,16 @@ record NodeName(char kind, int permits, String holder, long sequence, String nod
         };
     }
 
+    /** The name of an acquisition asking for {@code entry} to create (the server appends the sequence). */
+    static String prefix(QueueEntry entry, String holder) {
+        char kind = switch (entry.mode()) {
+            case READ -> READ;
+            case PERMIT -> PERMIT;
+            case EXCLUSIVE -> EXCLUSIVE;
+        };
+        return prefix(kind, entry.permits(), holder);
+    }
+
     /** The name to create (the server appends the sequence). */
     static String prefix(char kind, int permits, String holder) {
         return kind + (kind == PERMIT ? Integer.toString(permits) : "") + "_" + holder + "~";

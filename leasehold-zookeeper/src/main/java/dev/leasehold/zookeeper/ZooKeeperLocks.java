@@ -77,9 +77,10 @@ public final class ZooKeeperLocks {
         String ensemble = "zookeeper://" + curator.getZookeeperClient().getCurrentConnectionString();
         int negotiated = curator.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
         LockPaths.ensureRoot(curator, ensemble, LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT);
-        return new ZooKeeperLockClient(curator, false, ensemble,
+        LeaseEngine.Settings settings = LeaseEngine.Settings.defaults().withEvents(events);
+        return new ZooKeeperLockClient(new ZooKeeperBackend(curator, false, ensemble,
                 negotiated > 0 ? Duration.ofMillis(negotiated) : DEFAULT_SESSION_TIMEOUT,
-                LeaseEngine.Settings.defaults().withEvents(events), null, false);
+                settings.operationTimeout(), null, false), settings);
     }
 
     public static Builder builder() {
@@ -256,7 +257,8 @@ public final class ZooKeeperLocks {
                 curator.close();
                 throw failed;
             }
-            return new ZooKeeperLockClient(curator, true, ensemble, sessionTimeout, settings, acls, localRenewals);
+            return new ZooKeeperLockClient(new ZooKeeperBackend(curator, true, ensemble, sessionTimeout,
+                    settings.operationTimeout(), acls, localRenewals), settings);
         }
 
         private static void checkChroot(CuratorFramework curator, String full, String ensemble) {

@@ -1,21 +1,23 @@
 package dev.leasehold.zookeeper;
 
 import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.QueueEntry;
 import dev.leasehold.spi.QueueRule;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
-import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.CreateMode;
+import dev.leasehold.zookeeper.BackgroundCalls.Reply;
+import dev.leasehold.zookeeper.BackgroundCalls.Sender;
 import org.apache.zookeeper.KeeperException;
 
 import java.time.Duration;
@@ -29,6 +31,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+
+import static dev.leasehold.zookeeper.BackgroundCalls.code;
 
 /**
  * One lock kind on a ZooKeeper ensemble, core's {@link QueueRule} deciding over the name's nodes:
@@ -78,8 +82,9 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     private final CuratorFramework curator;
     private final String ensemble;
-    private final String kind;
-    private final NodeKind rule;
+    private final LockKind kind;
+    /** What this kind's nodes ask for, as the rule sees it (and their names say). */
+    private final QueueEntry entry;
     private final SessionWatch session;
     private final NodeExpiry expiry;
     private final SessionGrant grants;
@@ -95,10 +100,10 @@ final class ZooKeeperProtocol implements LockProtocol {
     private final AbandonedHolders abandoned = new AbandonedHolders();
 
     /**
-     * @param kind the lock kind's meter tag ({@link LockProtocol#kind()})
+     * @param kind the lock kind this protocol serves
      * @param acls the digest user's ACLs, or null without digest authentication
      */
-    ZooKeeperProtocol(CuratorFramework curator, String ensemble, String kind, NodeKind rule, SessionWatch session,
+    ZooKeeperProtocol(CuratorFramework curator, String ensemble, LockKind kind, SessionWatch session,
                       NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls) {
         this.grants = grants;
         this.localRenewals = localRenewals;
@@ -106,7 +111,7 @@ final class ZooKeeperProtocol implements LockProtocol {
         this.curator = curator;
         this.ensemble = ensemble;
         this.kind = kind;
-        this.rule = rule;
+        this.entry = QueueEntry.of(kind);
         this.session = session;
         this.expiry = expiry;
     }
@@ -118,12 +123,12 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     @Override
     public String kind() {
-        return kind;
+        return kind.tag();
     }
 
     @Override
     public Admission admission() {
-        return rule.admission();
+        return QueueRule.admission(kind);
     }
 
     @Override
@@ -159,7 +164,7 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     private CompletableFuture<OwnNode> create(AcquireRequest request) {
         String path = LockPaths.directory(request.name()) + "/"
-                + NodeName.prefix(rule.kind(), rule.permits(), request.holder());
+                + NodeName.prefix(entry, request.holder());
         CompletableFuture<OwnNode> created = new CompletableFuture<>();
         String operation = "the acquire of '" + request.name() + "'";
         call(created, operation, callback -> curator.create().creatingParentContainersIfNeeded().withProtection()
@@ -623,37 +628,12 @@ final class ZooKeeperProtocol implements LockProtocol {
         return ReleaseSignal.none();
     }
 
-    /** Sends one background call; {@code reply} maps its event (on Curator's event thread) or throws. */
     private <T> void call(CompletableFuture<T> result, String operation, Sender sender, Reply<T> reply) {
-        try {
-            sender.send((client, event) -> {
-                try {
-                    result.complete(reply.apply(event));
-                } catch (RuntimeException error) {
-                    result.completeExceptionally(error);
-                }
-            });
-        } catch (Exception error) {
-            result.completeExceptionally(ZooKeeperErrors.of(ensemble, operation, error));
-        }
-    }
-
-    private static KeeperException.Code code(CuratorEvent event) {
-        return KeeperException.Code.get(event.getResultCode());
-    }
-
-    @FunctionalInterface
-    private interface Sender {
-        Object send(BackgroundCallback callback) throws Exception;
-    }
-
-    @FunctionalInterface
-    private interface Reply<T> {
-        T apply(CuratorEvent event);
+        BackgroundCalls.send(result, ensemble, operation, sender, reply);
     }
 
     @Override
     public String toString() {
-        return "ZooKeeperProtocol[" + rule + ", " + ensemble + "]";
+        return "ZooKeeperProtocol[" + kind + ", " + ensemble + "]";
     }
 }

@@ -145,18 +145,18 @@ class ZooKeeperKindsTest {
     void inspectShowsTheQueueWithRedactedHolders() throws Exception {
         String name = name("inspect");
         ZooKeeperLockClient a = client();
-        assertThat(a.inspect(name).entries()).isEmpty();
+        assertThat(a.queue(name).entries()).isEmpty();
         Lease read = a.readWriteLock(name).readLock().acquire(Duration.ofSeconds(5));
         CompletableFuture<Lease> write = client().readWriteLock(name).writeLock().acquireAsync(Duration.ofSeconds(10));
         awaitWaiters(a, name, 1);
-        LockQueue queue = a.inspect(name);
+        LockQueue queue = a.queue(name);
         assertThat(queue.entries()).extracting(LockQueue.Entry::kind).containsExactly("read", "exclusive");
         assertThat(queue.holders()).extracting(LockQueue.Entry::kind).containsExactly("read");
         assertThat(queue.entries()).allSatisfy(entry -> assertThat(entry.holder()).hasSize(7).endsWith("…"));
         read.release();
         write.get(5, TimeUnit.SECONDS).release();
-        assertThat(a.inspect(name).entries()).isEmpty();
-        assertThatThrownBy(() -> a.inspect(" ")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock name");
+        assertThat(a.queue(name).entries()).isEmpty();
+        assertThatThrownBy(() -> a.queue(" ")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lock name");
     }
 
     @Test
@@ -199,7 +199,7 @@ class ZooKeeperKindsTest {
         }
         for (String name : names) {
             assertThat(b.lock(name).tryAcquire(Duration.ZERO)).as("'%s' is held", name).isEmpty();
-            assertThat(b.inspect(name).holders()).as("'%s' has its own queue", name).hasSize(1);
+            assertThat(b.queue(name).holders()).as("'%s' has its own queue", name).hasSize(1);
         }
         held.forEach(Lease::release);
         for (String name : names) {
@@ -227,7 +227,7 @@ class ZooKeeperKindsTest {
 
     private static void awaitWaiters(ZooKeeperLockClient client, String name, long waiters) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (client.inspect(name).waiters() < waiters) {
+        while (client.queue(name).waiters() < waiters) {
             assertThat(System.nanoTime()).as("%d waiter(s) queued on %s", waiters, name).isLessThan(deadline);
             Thread.sleep(10);
         }

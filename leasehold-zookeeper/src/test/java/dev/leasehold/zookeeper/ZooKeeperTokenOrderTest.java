@@ -93,7 +93,7 @@ class ZooKeeperTokenOrderTest {
 
     private static void awaitQueued(ZooKeeperLockClient client, String name, int entries) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (client.inspect(name).entries().size() < entries) {
+        while (client.queue(name).entries().size() < entries) {
             assertThat(System.nanoTime()).as("%d entries queued on %s", entries, name).isLessThan(deadline);
             Thread.sleep(10);
         }

@@ -1,8 +1,10 @@
 package dev.leasehold.etcd.internal;
 
+import dev.leasehold.spi.QueueEntry;
 import io.etcd.jetcd.ByteSequence;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * Where one lock name's acquisitions live in etcd: one key per acquisition under the name's queue
@@ -58,6 +60,54 @@ public final class QueueKeys {
         } catch (RuntimeException unreadable) {
             return -1;
         }
+    }
+
+    /** The tag of the keys of acquisitions asking for {@code entry}: its kind letter, and a permit's number. */
+    public static String tag(QueueEntry entry) {
+        return switch (entry.mode()) {
+            case EXCLUSIVE -> String.valueOf(EXCLUSIVE);
+            case READ -> String.valueOf(SHARED);
+            case PERMIT -> String.valueOf(PERMIT) + entry.permits();
+        };
+    }
+
+    /** What the acquisition of {@code key} asks for, as core's queue rule sees it; empty if it is no Leasehold key. */
+    public Optional<QueueEntry> entryOf(ByteSequence key) {
+        String text = key.toString(StandardCharsets.UTF_8);
+        if (text.length() <= directory.length() || !text.startsWith(directory)) {
+            return Optional.empty();
+        }
+        return switch (kindOf(key)) {
+            case EXCLUSIVE -> Optional.of(QueueEntry.exclusive());
+            case SHARED -> Optional.of(QueueEntry.read());
+            case PERMIT -> permitsOf(key) < 1 ? Optional.empty() : Optional.of(QueueEntry.permit(permitsOf(key)));
+            default -> Optional.empty();
+        };
+    }
+
+    /**
+     * What the acquisition of {@code key} asks for.
+     *
+     * @throws IllegalStateException if it is no Leasehold key: something else writes under the key prefix
+     */
+    public QueueEntry entry(ByteSequence key) {
+        return entryOf(key).orElseThrow(() -> new IllegalStateException("etcd key " + key
+                + " is not a Leasehold key; something else writes under the key prefix"));
+    }
+
+    /**
+     * The lock name whose queue {@code key} (under {@code prefix}) belongs to, or empty if it is in
+     * no queue directory (a leader record, or something else under the prefix).
+     */
+    public static Optional<String> nameOf(String prefix, ByteSequence key) {
+        String text = key.toString(StandardCharsets.UTF_8);
+        int slash = text.indexOf('/', prefix.length());
+        if (!text.startsWith(prefix) || slash < 0) {
+            return Optional.empty();
+        }
+        String escaped = text.substring(prefix.length(), slash);
+        String name = escaped.replace("%2F", "/").replace("%25", "%");
+        return of(prefix, name).directory.equals(text.substring(0, slash + 1)) ? Optional.of(name) : Optional.empty();
     }
 
     private static ByteSequence bytes(String text) {

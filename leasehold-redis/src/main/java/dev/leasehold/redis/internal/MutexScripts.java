@@ -36,14 +36,26 @@ public final class MutexScripts {
         this.releaseHolding = RedisScript.load("release_holding.lua");
     }
 
-    /** What one server answered to an acquire. */
+    /**
+     * What one server answered to an acquire, of any kind: every acquire script replies
+     * {@code {1, token as a decimal string}} or {@code {0, ms until what blocks it may be gone, or a
+     * negative number when unknown}}.
+     */
     public sealed interface Answer {
+
+        /** The one decoder of an acquire script's reply. */
+        static Answer of(List<Object> reply) {
+            return (Long) reply.get(0) == 1L
+                    // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
+                    ? new Granted(Long.parseLong((String) reply.get(1)))
+                    : new Held((Long) reply.get(1));
+        }
 
         /** Granted, with this server's token (exact: read from a decimal string). */
         record Granted(long token) implements Answer {
         }
 
-        /** Held by another holder whose key lives {@code pttlMillis} more (negative: no TTL or no key). */
+        /** Held: what blocks it lives {@code pttlMillis} more (negative: unknown, no TTL or no key). */
         record Held(long pttlMillis) implements Answer {
         }
 
@@ -67,10 +79,7 @@ public final class MutexScripts {
         CompletableFuture<List<Object>> reply = acquire.run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.waiters()},
                 holder, millis(ttl), millis(fenceRetention), waiter == null ? "" : waiter, millis(waiterRegistration));
-        return reply.thenApply(values -> (Long) values.get(0) == 1L
-                // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
-                ? new Answer.Granted(Long.parseLong((String) values.get(1)))
-                : new Answer.Held((Long) values.get(1)));
+        return reply.thenApply(Answer::of);
     }
 
     /**

@@ -1,0 +1,111 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.LockKind;
+import dev.leasehold.LockOptions;
+import dev.leasehold.PermitsMismatchException;
+import dev.leasehold.etcd.internal.QueueKeys;
+import dev.leasehold.spi.Backend;
+import dev.leasehold.spi.Inspector;
+import dev.leasehold.spi.LeaderRecords;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.options.GetOption;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The etcd backend behind an {@link EtcdLockClient}: one {@link EtcdQueueProtocol} per lock kind (one
+ * per number of permits for semaphores), sharing the client's {@link Acquisitions}; the
+ * {@link EtcdInspector}; and the jetcd client's end.
+ */
+final class EtcdBackend implements Backend {
+
+    private final Client client;
+    private final boolean ownsClient;
+    private final String description;
+    private final String keyPrefix;
+    private final Acquisitions acquisitions;
+    /** One protocol per kind: the engine keeps its local queues and Java lock views per protocol. */
+    private final Map<LockKind, EtcdQueueProtocol> protocols = new ConcurrentHashMap<>();
+    private final EtcdInspector inspector;
+    private final EtcdLeaderRecords leaderRecords;
+
+    EtcdBackend(Client client, boolean ownsClient, String description, String keyPrefix, Duration operationTimeout) {
+        this.client = client;
+        this.ownsClient = ownsClient;
+        this.description = description;
+        this.keyPrefix = keyPrefix;
+        this.acquisitions = new Acquisitions(client, operationTimeout);
+        this.inspector = new EtcdInspector(client, keyPrefix, description, operationTimeout);
+        this.leaderRecords = new EtcdLeaderRecords(client, keyPrefix, description);
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    /** Every kind, in one queue of keys per name; the options change nothing in how a kind is served here. */
+    @Override
+    public EtcdQueueProtocol protocol(LockKind kind, LockOptions options) {
+        return protocols.computeIfAbsent(kind, this::newProtocol);
+    }
+
+    private EtcdQueueProtocol newProtocol(LockKind kind) {
+        return new EtcdQueueProtocol(client, acquisitions, keyPrefix, kind, description);
+    }
+
+    /**
+     * Permits free now: {@code permits} minus the live permit keys of the name (held or queued), each
+     * checked against the number. One range request.
+     */
+    @Override
+    public int availablePermits(String name, int permits) {
+        QueueKeys queue = QueueKeys.of(keyPrefix, name);
+        List<KeyValue> keys = inspector.await(client.getKVClient().get(queue.directory(),
+                GetOption.builder().isPrefix(true).withKeysOnly(true).build()), "the count of permits of '"
+                + name + "'").getKvs();
+        int live = 0;
+        for (KeyValue key : keys) {
+            if (queue.kindOf(key.getKey()) == QueueKeys.PERMIT) {
+                int heldWith = queue.permitsOf(key.getKey());
+                if (heldWith != permits) {
+                    throw new PermitsMismatchException(name, heldWith, permits);
+                }
+                live++;
+            }
+        }
+        return Math.max(0, permits - live);
+    }
+
+    @Override
+    public Optional<Inspector> inspector() {
+        return Optional.of(inspector);
+    }
+
+    /**
+     * Leader records of elections: a key beside the election's queue on the leader's own etcd lease,
+     * so it goes with the term.
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return leaderRecords;
+    }
+
+    /** Acquisitions (held or waiting) that still have an etcd lease of this client. */
+    int liveAcquisitions() {
+        return acquisitions.size();
+    }
+
+    /** Closes the jetcd client if the lock client created it; a client given to {@link EtcdLocks#using} stays open. */
+    @Override
+    public void close() {
+        if (ownsClient) {
+            client.close();
+        }
+    }
+}

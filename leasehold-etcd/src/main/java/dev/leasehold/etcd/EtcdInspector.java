@@ -1,0 +1,225 @@
+package dev.leasehold.etcd;
+
+import dev.leasehold.BrokenLock;
+import dev.leasehold.LockInfo;
+import dev.leasehold.engine.HolderIds;
+import dev.leasehold.etcd.internal.EtcdErrors;
+import dev.leasehold.etcd.internal.QueueKeys;
+import dev.leasehold.spi.Args;
+import dev.leasehold.spi.Glob;
+import dev.leasehold.spi.Inspector;
+import dev.leasehold.spi.QueueEntry;
+import dev.leasehold.spi.QueueRule;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.LeaseOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What an etcd client can tell about locks it did not take, read from the queues of keys (see
+ * {@link QueueKeys}); every call is bounded by the operation timeout.
+ *
+ * <p><b>inspect</b> reads a name's queue in one range request and applies core's {@link QueueRule}:
+ * the holders are the granted head of the queue (readers, permits, or one exclusive holder; a lease
+ * kept by {@link dev.leasehold.LockOptions#holdAtLeast} keeps its key, so it counts), the waiters the
+ * rest. Keys do not tell a mutex, a fair lock and a write lock apart (they exclude each other alike),
+ * so an exclusive holder's kind reads {@link dev.leasehold.LockKind#MUTEX}. {@code remaining} is the
+ * oldest holder's etcd lease TTL (one more request). The last token is the newest holder's create
+ * revision, which is exactly the last token issued for the name, since grants follow the queue's
+ * order; a free name has no keys, and etcd keeps nothing of the tokens it issued, so it is empty then.
+ */
+final class EtcdInspector implements Inspector {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdInspector.class);
+
+    /** etcd's default limit of operations in one transaction ({@code --max-txn-ops}). */
+    private static final int MAX_TXN_OPS = 128;
+
+    private static final GetOption QUEUE_ORDER = GetOption.builder()
+            .isPrefix(true)
+            .withSortField(GetOption.SortTarget.CREATE)
+            .withSortOrder(GetOption.SortOrder.ASCEND)
+            .build();
+
+    /** A name's Leasehold keys in queue order, how many of them hold, and how many keys are not Leasehold's. */
+    private record Queue(List<KeyValue> keys, int granted, int foreign) {
+
+        List<KeyValue> holders() {
+            return keys.subList(0, granted);
+        }
+    }
+
+    private final Client client;
+    private final String keyPrefix;
+    private final String description;
+    private final Duration operationTimeout;
+
+    EtcdInspector(Client client, String keyPrefix, String description, Duration operationTimeout) {
+        this.client = client;
+        this.keyPrefix = keyPrefix;
+        this.description = description;
+        this.operationTimeout = operationTimeout;
+    }
+
+    /**
+     * One snapshot of {@code name}: one range request, plus one lease lookup when held.
+     *
+     * @throws dev.leasehold.LockUnavailableException if the cluster cannot be reached in time
+     */
+    @Override
+    public LockInfo inspect(String name) {
+        QueueKeys keys = QueueKeys.of(keyPrefix, name);
+        String operation = "the inspection of '" + name + "'";
+        return snapshot(name, queue(name, keys, read(keys.directory(), operation).getKvs()), operation);
+    }
+
+    /**
+     * The names matching {@code pattern} that are held now, from one range request over the key
+     * prefix (one instant for every name), plus one lease lookup per held name.
+     */
+    @Override
+    public List<LockInfo> list(String pattern) {
+        Glob glob = Glob.of(pattern);
+        String operation = "the listing of locks";
+        Map<String, List<KeyValue>> byName = new LinkedHashMap<>();
+        for (KeyValue key : read(ByteSequence.from(keyPrefix, StandardCharsets.UTF_8), operation).getKvs()) {
+            QueueKeys.nameOf(keyPrefix, key.getKey()).filter(glob::matches)
+                    .ifPresent(name -> byName.computeIfAbsent(name, ignored -> new ArrayList<>()).add(key));
+        }
+        List<LockInfo> held = new ArrayList<>();
+        byName.keySet().stream().sorted().forEach(name -> {
+            Queue queue = queue(name, QueueKeys.of(keyPrefix, name), byName.get(name));
+            if (queue.granted() > 0) {
+                held.add(snapshot(name, queue, operation));
+            }
+        });
+        return held;
+    }
+
+    /**
+     * Deletes every key in the name's queue, the holders', a kept lease's and the waiters', in one
+     * transaction, then revokes their etcd leases (so a broken holder's next keep-alive fails), and
+     * reports as the fence the revision at which the queue was read. That is an honest break because
+     * tokens are create revisions: every key created up to that revision was in the queue and is gone
+     * now, at one revision, and every key created later has a greater create revision, so every lease
+     * granted after the break has a greater token than any broken one. Waiters lose their place: each
+     * finds its key or its etcd lease gone at its next attempt and queues again with a new key (so with
+     * a token past the fence), in the order those attempts reach etcd; one granted in the instant
+     * between the read and the break loses that lease too.
+     *
+     * <p>The broken holders are not told directly: a watchdog lease finds its etcd lease gone at its
+     * next renewal (within a third of its ttl) and its {@link dev.leasehold.Lease#lost()} completes; a
+     * fixed lease runs on until its local deadline. Until then it believes it holds the lock, so writes
+     * must go through a {@link dev.leasehold.FenceGuard}. Who broke it and why is logged at WARN.
+     *
+     * @return the oldest broken holder and the fence; empty if nobody held the name
+     * @throws IllegalArgumentException if the reason is blank or too long
+     */
+    @Override
+    public Optional<BrokenLock> breakLock(String name, String reason) {
+        Args.breakReason(reason);
+        QueueKeys keys = QueueKeys.of(keyPrefix, name);
+        String operation = "the break of '" + name + "'";
+        GetResponse read = read(keys.directory(), operation);
+        Queue queue = queue(name, keys, read.getKvs());
+        if (queue.granted() == 0) {
+            return Optional.empty();
+        }
+        // Newest first, in transactions of at most etcd's default limit of operations: all in one for
+        // any usual queue, and in any case no older key outlives a newer one.
+        List<KeyValue> newestFirst = new ArrayList<>(queue.keys());
+        Collections.reverse(newestFirst);
+        for (int from = 0; from < newestFirst.size(); from += MAX_TXN_OPS) {
+            Op[] deletes = newestFirst.subList(from, Math.min(newestFirst.size(), from + MAX_TXN_OPS)).stream()
+                    .map(key -> Op.delete(key.getKey(), DeleteOption.DEFAULT)).toArray(Op[]::new);
+            await(client.getKVClient().txn().Then(deletes).commit(), operation);
+        }
+        List<CompletableFuture<Void>> revoked = queue.keys().stream().mapToLong(KeyValue::getLease).filter(id -> id != 0)
+                .distinct().mapToObj(this::revoke).toList();
+        await(CompletableFuture.allOf(revoked.toArray(CompletableFuture[]::new)), operation);
+        String by = BrokenLock.operator();
+        BrokenLock broken = new BrokenLock(name, holderOf(queue.keys().get(0)), read.getHeader().getRevision(), by,
+                reason);
+        LOG.warn("Lock '{}' broken by {}: {} holder(s) and {} waiter(s) deleted, fence {}; reason: {}", name, by,
+                queue.granted(), queue.keys().size() - queue.granted(), broken.fence(), reason);
+        return Optional.of(broken);
+    }
+
+    /** Revokes etcd lease {@code id}; one already expired is fine. */
+    private CompletableFuture<Void> revoke(long id) {
+        return client.getLeaseClient().revoke(id).handle((ignored, error) -> {
+            if (error != null && !EtcdErrors.isLeaseNotFound(error)) {
+                throw EtcdErrors.translate(description, "the revocation of a broken lease", error);
+            }
+            return null;
+        });
+    }
+
+    private Queue queue(String name, QueueKeys keys, List<KeyValue> listed) {
+        List<KeyValue> ours = new ArrayList<>();
+        List<QueueEntry> entries = new ArrayList<>();
+        for (KeyValue key : listed) {
+            keys.entryOf(key.getKey()).ifPresent(entry -> {
+                ours.add(key);
+                entries.add(entry);
+            });
+        }
+        return new Queue(ours, QueueRule.grantedPrefix(name, entries), listed.size() - ours.size());
+    }
+
+    private LockInfo snapshot(String name, Queue queue, String operation) {
+        Optional<String> foreign = queue.foreign() == 0 ? Optional.empty()
+                : Optional.of(queue.foreign() + " key(s) under the lock's directory that Leasehold did not write");
+        long waiters = queue.keys().size() - queue.granted();
+        if (queue.granted() == 0) {
+            return new LockInfo(name, Optional.empty(), List.of(), Optional.empty(), OptionalLong.empty(), waiters,
+                    foreign);
+        }
+        KeyValue oldest = queue.keys().get(0);
+        QueueKeys keys = QueueKeys.of(keyPrefix, name);
+        long ttl = await(client.getLeaseClient().timeToLive(oldest.getLease(), LeaseOption.DEFAULT), operation).getTTL();
+        return new LockInfo(name, Optional.of(keys.entry(oldest.getKey()).reportedKind()),
+                queue.holders().stream().map(EtcdInspector::holderOf).toList(),
+                ttl >= 0 ? Optional.of(Duration.ofSeconds(ttl)) : Optional.empty(),
+                queue.holders().stream().mapToLong(KeyValue::getCreateRevision).max(), waiters, foreign);
+    }
+
+    private static String holderOf(KeyValue key) {
+        return HolderIds.redact(key.getValue().toString(StandardCharsets.UTF_8));
+    }
+
+    private GetResponse read(ByteSequence prefix, String operation) {
+        return await(client.getKVClient().get(prefix, QUEUE_ORDER), operation);
+    }
+
+    <T> T await(CompletableFuture<T> call, String operation) {
+        try {
+            return call.get(operationTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw EtcdErrors.translate(description, operation, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw EtcdErrors.translate(description, operation, e);
+        }
+    }
+}

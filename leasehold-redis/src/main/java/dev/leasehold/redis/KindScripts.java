@@ -1,0 +1,180 @@
+package dev.leasehold.redis;
+
+import dev.leasehold.LockKind;
+import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.redis.internal.MutexScripts;
+import dev.leasehold.redis.internal.RedisScript;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Admission;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * One lock kind on Redis as data: its scripts and how each call's keys and arguments are built,
+ * which key holds a lease (renewed and kept there), and its local admission. {@link RedisProtocol}
+ * is the one protocol over every kind; a kind differs only in this record. See the {@code .lua}
+ * files for the server-side steps of each script.
+ *
+ * @param kind      the kind served
+ * @param noun      the kind in messages ("the acquire of fair lock 'x'")
+ * @param admission how one client's acquisitions of one name reach the server
+ * @param acquire   one acquire attempt; its reply decoded by {@link MutexScripts.Answer#of}
+ * @param release   a release, or (with a waiter id) the clean-up of an abandoned acquire
+ * @param renewals  the batch renewal script: {@code renew_batch.lua} for a lease held as a key,
+ *                  {@code renew_members.lua} for one held as a sorted-set member
+ * @param leaseKey  the key that holds a lease of the kind
+ * @param keep      the release within hold-at-least: keeps the lease for a while instead
+ */
+record KindScripts(LockKind kind, String noun, Admission admission, Acquire acquire, Release release,
+                   RedisScript renewals, Function<LockKeys, String> leaseKey, Keep keep) {
+
+    /** Values every call of a client passes: how long a fence key and a waiter registration live, ms. */
+    record Timing(Duration fenceRetention, Duration waiterRegistration) {
+
+        String fenceRetentionMillis() {
+            return millis(fenceRetention);
+        }
+
+        String waiterRegistrationMillis() {
+            return millis(waiterRegistration);
+        }
+    }
+
+    /** Runs the kind's acquire script. */
+    interface Acquire {
+        CompletableFuture<MutexScripts.Answer> run(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
+                                                   AcquireRequest request, Timing timing);
+    }
+
+    /**
+     * Runs the kind's release script; true if the lease was the holder's and is now ended.
+     * {@code waiter} is the waiter id to forget (the holder's, for an abandoned acquire), or {@code ""}.
+     */
+    interface Release {
+        CompletableFuture<Boolean> run(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
+                                       String holder, String waiter, Timing timing);
+    }
+
+    /** Keeps {@code holder}'s lease for {@code keepFor} more; true if it was the holder's. */
+    interface Keep {
+        CompletableFuture<Boolean> run(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
+                                       String holder, Duration keepFor);
+    }
+
+    /** The scripts of {@code kind}, from the client's loaded {@code scripts}. */
+    static KindScripts of(LockKind kind, RedisScripts scripts) {
+        return switch (kind.tag()) {
+            case "lock" -> mutex(kind, scripts);
+            case "fair_lock" -> fair(kind, scripts);
+            case "read" -> read(kind, scripts);
+            case "write" -> write(kind, scripts);
+            case "semaphore" -> permits((LockKind.Permits) kind, scripts);
+            default -> throw new IllegalArgumentException("lock kind " + kind + " is not offered on Redis");
+        };
+    }
+
+    /** The keys both fair scripts take, in their order. */
+    static String[] fairKeys(LockKeys keys) {
+        return new String[] {keys.lock(), keys.fence(), keys.queue(), keys.queueInfo()};
+    }
+
+    /** The mutex: the lock key, {@code SET NX PX} semantics ({@link MutexScripts}, shared with Redlock). */
+    private static KindScripts mutex(LockKind kind, RedisScripts scripts) {
+        MutexScripts mutex = scripts.mutex;
+        return new KindScripts(kind, "lock", Admission.EXCLUSIVE,
+                (commands, keys, request, timing) -> mutex.acquire(commands, keys, request.holder(), request.ttl(),
+                        timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
+                (commands, keys, holder, waiter, timing) -> mutex.release(commands, keys, holder, waiter),
+                scripts.renewBatch, LockKeys::lock, keepKey(mutex));
+    }
+
+    /** The fair lock: the lock key, and a queue every attempt registers in (its place is its arrival). */
+    private static KindScripts fair(LockKind kind, RedisScripts scripts) {
+        return new KindScripts(kind, "fair lock", Admission.SHARED,
+                (commands, keys, request, timing) -> answer(scripts.fairAcquire.run(commands, ScriptOutputType.MULTI,
+                        fairKeys(keys), request.holder(), millis(request.ttl()), timing.fenceRetentionMillis(),
+                        timing.waiterRegistrationMillis(), Long.toString(request.stamp()))),
+                // The release always forgets the caller's place, and passes on a lock handed to it.
+                (commands, keys, holder, waiter, timing) -> released(scripts.fairRelease.run(commands,
+                        ScriptOutputType.INTEGER, fairKeys(keys), holder, timing.fenceRetentionMillis(),
+                        keys.channel())),
+                scripts.renewBatch, LockKeys::lock, keepKey(scripts.mutex));
+    }
+
+    /** The read lock: a member of the readers set, admitted while no writer holds or waits. */
+    private static KindScripts read(LockKind kind, RedisScripts scripts) {
+        return new KindScripts(kind, "read lock", Admission.SHARED,
+                (commands, keys, request, timing) -> answer(scripts.readAcquire.run(commands, ScriptOutputType.MULTI,
+                        new String[] {keys.lock(), keys.fence(), keys.readers(), keys.writers(), keys.waiters()},
+                        request.holder(), millis(request.ttl()), timing.fenceRetentionMillis(),
+                        orEmpty(waiterOf(request)), timing.waiterRegistrationMillis())),
+                (commands, keys, holder, waiter, timing) -> released(scripts.readRelease.run(commands,
+                        ScriptOutputType.INTEGER, new String[] {keys.readers(), keys.writers(), keys.waiters()},
+                        holder, waiter, keys.channel())),
+                scripts.renewMembers, LockKeys::readers, keepMember(scripts, LockKeys::readers));
+    }
+
+    /** The write lock: the lock key once no live reader remains; a blocked writer registers even unsubscribed. */
+    private static KindScripts write(LockKind kind, RedisScripts scripts) {
+        return new KindScripts(kind, "write lock", Admission.EXCLUSIVE,
+                (commands, keys, request, timing) -> answer(scripts.writeAcquire.run(commands, ScriptOutputType.MULTI,
+                        new String[] {keys.lock(), keys.fence(), keys.readers(), keys.writers()},
+                        request.holder(), millis(request.ttl()), timing.fenceRetentionMillis(),
+                        timing.waiterRegistrationMillis())),
+                (commands, keys, holder, waiter, timing) -> released(scripts.writeRelease.run(commands,
+                        ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.writers(), keys.waiters()},
+                        holder, waiter, keys.channel())),
+                scripts.renewBatch, LockKeys::lock, keepKey(scripts.mutex));
+    }
+
+    /** A permit: a member of the permits set, which also stores the number of permits while a lease lives. */
+    private static KindScripts permits(LockKind.Permits kind, RedisScripts scripts) {
+        String permits = Integer.toString(kind.permits());
+        return new KindScripts(kind, "semaphore", Admission.SHARED,
+                (commands, keys, request, timing) -> answer(scripts.semaphoreAcquire.run(commands,
+                        ScriptOutputType.MULTI, new String[] {keys.permits(), keys.fence(), keys.waiters()},
+                        request.holder(), millis(request.ttl()), permits, timing.fenceRetentionMillis(),
+                        orEmpty(waiterOf(request)), timing.waiterRegistrationMillis())),
+                (commands, keys, holder, waiter, timing) -> released(scripts.semaphoreRelease.run(commands,
+                        ScriptOutputType.INTEGER, new String[] {keys.permits(), keys.waiters()}, holder, waiter,
+                        keys.channel())),
+                scripts.renewMembers, LockKeys::permits, keepMember(scripts, LockKeys::permits));
+    }
+
+    /** A lease held as the lock key: {@code release_holding.lua} sets the key's life instead of deleting it. */
+    private static Keep keepKey(MutexScripts mutex) {
+        return (commands, keys, holder, keepFor) -> mutex.releaseHolding(commands, keys, holder, keepFor);
+    }
+
+    /** A lease held as a member: {@code release_holding_member.lua} sets the member's expiry instead. */
+    private static Keep keepMember(RedisScripts scripts, Function<LockKeys, String> set) {
+        return (commands, keys, holder, keepFor) -> released(scripts.releaseHoldingMember.run(commands,
+                ScriptOutputType.INTEGER, new String[] {set.apply(keys)}, holder, MutexScripts.millisUp(keepFor)));
+    }
+
+    /** The waiter id an attempt registers: the holder's once it listens for releases, else none. */
+    private static String waiterOf(AcquireRequest request) {
+        return request.subscribed() ? request.holder() : null;
+    }
+
+    private static String orEmpty(String waiter) {
+        return waiter == null ? "" : waiter;
+    }
+
+    private static CompletableFuture<MutexScripts.Answer> answer(CompletableFuture<List<Object>> reply) {
+        return reply.thenApply(MutexScripts.Answer::of);
+    }
+
+    private static CompletableFuture<Boolean> released(CompletableFuture<Long> reply) {
+        return reply.thenApply(ended -> ended == 1L);
+    }
+
+    private static String millis(Duration duration) {
+        return Long.toString(duration.toMillis());
+    }
+}

@@ -1,0 +1,78 @@
+-- Sorted sets of id -> expiry (server ms), as every kind keeps them: waiters, waiting writers,
+-- readers, permits. Shared by the acquire and release scripts, which include it with
+--   -- #include lib_members.lua
+
+-- Server time, ms.
+local function members_now()
+  local now = redis.call('time')
+  return tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+end
+
+-- The types of KEYS[i] for each {i, type} of `expected`, checked before anything is written.
+-- Returns them by i, or nil and the error 'LEASEHOLD_FOREIGN_TYPE <type> <key>' for the first key
+-- that exists with another type: some other program uses that name.
+local function members_types(expected)
+  local found = {}
+  for _, check in ipairs(expected) do
+    local i = check[1]
+    found[i] = redis.call('type', KEYS[i])['ok']
+    if found[i] ~= 'none' and found[i] ~= check[2] then
+      return nil, redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. found[i] .. ' ' .. KEYS[i])
+    end
+  end
+  return found
+end
+
+-- Drops the expired members of `key` (of type `found`) and counts the live ones; 0 when absent.
+local function members_live(key, found, millis)
+  if found ~= 'zset' then
+    return 0
+  end
+  redis.call('zremrangebyscore', key, '-inf', millis)
+  return redis.call('zcard', key)
+end
+
+-- Sets `member` of `key` to expire `life` ms after `millis`. Only ever extends the key's own TTL:
+-- other members (other clients, with their own ttl or maxRecheck) may live longer, and a short one
+-- must not expire them. A key without a TTL (-1) gets one.
+local function members_add(key, member, millis, life)
+  redis.call('zadd', key, millis + life, member)
+  if redis.call('pttl', key) < life then
+    redis.call('pexpire', key, life)
+  end
+end
+
+-- An acquire's {0, ms} while the lock key or `count` live members of `set` block it: until the
+-- later of the key's and the last member's expiry, or -1 when the key has no TTL.
+local function members_blocked(lock, set, count, millis)
+  local remaining = redis.call('pttl', lock)
+  if remaining == -1 then
+    return {0, -1}
+  end
+  if count > 0 then
+    local last = redis.call('zrange', set, -1, -1, 'WITHSCORES')
+    remaining = math.max(remaining, tonumber(last[2]) - millis)
+  end
+  return {0, remaining}
+end
+
+-- Wakes the registered waiter of `waiters` (of type `found`) whose registration is oldest, on
+-- `channel`, and with `forget` removes its registration, so a second release wakes another one.
+-- A waiters key of another type cannot tell whether anyone waits: '*' (wake everyone) then, since
+-- a needless wake-up costs a re-check, a missed one a whole re-check interval.
+local function members_wake_oldest(waiters, found, channel, forget)
+  if found == 'zset' then
+    if redis.call('exists', waiters) == 1 then
+      redis.call('zremrangebyscore', waiters, '-inf', members_now())
+      local next = redis.call('zrange', waiters, 0, 0)[1]
+      if next then
+        if forget then
+          redis.call('zrem', waiters, next)
+        end
+        redis.call('publish', channel, next)
+      end
+    end
+  elseif found ~= 'none' then
+    redis.call('publish', channel, '*')
+  end
+end
