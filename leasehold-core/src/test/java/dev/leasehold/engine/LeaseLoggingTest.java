@@ -73,6 +73,22 @@ class LeaseLoggingTest {
         assertThat(renewalWarnings.get(0)).contains(HolderIds.redact(lease.holder()));
     }
 
+    /** A renewal nobody answered was logged as a bare java.util.concurrent.TimeoutException (issue 22). */
+    @Test
+    void aRenewalThatGetsNoAnswerIsLoggedWithTheBackendAndWhatToCheck() throws Exception {
+        String name = unique("unanswered");
+        Lease lease = engine.lock(name, LockOptions.watchdog(Duration.ofMillis(900)), protocol).acquire(Duration.ofSeconds(1));
+        protocol.holdRenewals();
+        waitUntil(() -> !lease.isValid());
+        waitUntil(() -> !lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).toList().isEmpty());
+        protocol.resumeReplies();
+
+        String warning = lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).findFirst().orElseThrow();
+        assertThat(warning).contains("token " + lease.token())
+                .contains("in-memory did not answer the renewal in time; check that it is running and reachable")
+                .contains("Retrying until the local deadline").doesNotContain("TimeoutException");
+    }
+
     @Test
     void theLogScanRecognisesTheEnginesHolderIdsButNotTheirRedactedForm() {
         HolderIds ids = new HolderIds();
@@ -95,9 +111,14 @@ class LeaseLoggingTest {
                 .toList();
     }
 
-    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    /** A condition that may read the log. */
+    private interface Condition {
+        boolean holds() throws IOException;
+    }
+
+    private static void waitUntil(Condition condition) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
+        while (!condition.holds()) {
             assertThat(System.nanoTime()).as("still waiting").isLessThan(deadline);
             Thread.sleep(5);
         }
