@@ -37,9 +37,16 @@ import io.etcd.jetcd.Client;
  * both, so a permit waiting for a free permit delays a later lock of the name. A dead waiter's key
  * expires with its etcd lease (its ttl rounded up to seconds), and the queue moves on.
  *
- * <p>Everything of the {@link LockClient} API is core's {@link EngineLockClient}; {@link #inspect},
- * {@link #list} and {@link #breakLock} are {@link EtcdInspector}'s (every kind, by key prefix). This
- * class adds {@link #liveAcquisitions()}.
+ * <p><b>Diagnostics.</b> {@link #inspect(String)} reads the name's queue in one range request: the
+ * holders (readers, permits, or one exclusive holder, which reads as
+ * {@link dev.leasehold.LockKind#MUTEX}, since keys do not tell the mutex, the fair lock and the write
+ * lock apart), the waiters, the oldest holder's etcd lease TTL, and the last token, the newest
+ * holder's create revision (exactly the last token issued; empty when free, since etcd keeps nothing
+ * of a deleted key). {@link #list(String)} finds held names by glob from one range request over the
+ * key prefix. {@link #breakLock(String, String)} deletes the whole queue in one transaction and
+ * revokes its etcd leases, so every lease granted after it has a greater token than the broken
+ * holder's (waiters queue again). Everything else of the {@link LockClient} API is core's
+ * {@link EngineLockClient}; this class adds {@link #liveAcquisitions()}.
  */
 public final class EtcdLockClient extends EngineLockClient {
 

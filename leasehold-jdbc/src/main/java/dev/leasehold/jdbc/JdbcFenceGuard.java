@@ -12,20 +12,17 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The fencing guard for data kept in PostgreSQL: {@link #admit(Connection, String, long)} checks a
  * lease's token inside the caller's own transaction, so the check and the caller's write commit or
  * roll back together.
  *
- * <p>The fence is one row per resource in a table ({@code leasehold_fence} by default):
- * <pre>{@code
- * CREATE TABLE IF NOT EXISTS leasehold_fence (
- *     resource text PRIMARY KEY,
- *     token    bigint NOT NULL
- * );
- * }</pre>
- * A DBA creates it from this DDL, or {@link #createTableIfMissing(Connection)} does.
+ * <p>The fence is one row per resource in a table ({@code leasehold_fence} by default) of two
+ * columns, {@code resource text PRIMARY KEY} and {@code token bigint NOT NULL}: region
+ * {@code fence-table} of this module's {@code dev/leasehold/jdbc/schema.sql}. A DBA creates it from
+ * that DDL, or {@link #createTableIfMissing(Connection)} does.
  *
  * <p><b>One statement.</b> The check is a single upsert whose update only applies when the stored
  * token is not higher ({@code ... ON CONFLICT (resource) DO UPDATE SET token = excluded.token WHERE
@@ -151,8 +148,9 @@ public final class JdbcFenceGuard {
      */
     public void createTableIfMissing(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS " + SqlIdentifier.quoted(table)
-                    + " (resource text PRIMARY KEY, token bigint NOT NULL)");
+            for (String ddl : SchemaSql.statements("fence-table", Map.of(DEFAULT_TABLE, SqlIdentifier.quoted(table)))) {
+                statement.execute(ddl);
+            }
         }
         TableShape.require(connection, table, List.of(
                 new TableShape.Column("resource", "text"), new TableShape.Column("token", "bigint")), "resource");

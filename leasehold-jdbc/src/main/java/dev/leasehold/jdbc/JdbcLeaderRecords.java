@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -19,17 +20,8 @@ import java.util.concurrent.RejectedExecutionException;
  * use, beside the lease table), with an expiry in database time. A publish writes only while the
  * term's lease row (kind {@code x}, the term's token) is live, and never over a row of a higher
  * token; a read returns the row only while its term's lease row is live, so a record that outlived
- * its term reads as nobody leading.
- *
- * <pre>{@code
- * CREATE TABLE IF NOT EXISTS leasehold_lease_leader (
- *     name       text        PRIMARY KEY,
- *     token      bigint      NOT NULL,
- *     leader_id  text        NOT NULL,
- *     value      text,                   -- NULL: nothing published
- *     expires_at timestamptz NOT NULL
- * );
- * }</pre>
+ * its term reads as nobody leading. The table's DDL is region {@code leader-table} of
+ * {@code schema.sql} ({@link SchemaSql}).
  */
 final class JdbcLeaderRecords implements LeaderRecords {
 
@@ -138,8 +130,9 @@ final class JdbcLeaderRecords implements LeaderRecords {
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('leasehold:schema:" + leadersName + "', 0))");
-            statement.execute("CREATE TABLE IF NOT EXISTS " + leaders + " (name text PRIMARY KEY, token bigint NOT NULL, "
-                    + "leader_id text NOT NULL, value text, expires_at timestamptz NOT NULL)");
+            for (String ddl : SchemaSql.statements("leader-table", Map.of("leasehold_lease_leader", leaders))) {
+                statement.execute(ddl);
+            }
             connection.commit();
         } catch (SQLException e) {
             connection.rollback();

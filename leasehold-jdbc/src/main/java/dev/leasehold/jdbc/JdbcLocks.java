@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * released) cost at most the engine's capped re-check interval.
  *
  * <p><b>The table</b> ({@value #DEFAULT_TABLE}, and the sequence {@code <table>_token}) is created on
- * first use if missing, or by a DBA with the DDL in the README. Behind PgBouncer in transaction
+ * first use if missing, or by a DBA from {@code dev/leasehold/jdbc/schema.sql} in this jar. Behind PgBouncer in transaction
  * pooling, turn off pgjdbc's named server-side statements ({@code prepareThreshold=0}). Connections should have a socket
  * timeout (pgjdbc's {@code socketTimeout}), so a call to a frozen database ends; the engine gives up
  * on it after its operation timeout either way.

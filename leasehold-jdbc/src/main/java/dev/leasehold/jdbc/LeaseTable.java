@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -15,19 +16,8 @@ import java.util.Set;
  * that knows the table's columns. Times are the database's ({@code clock_timestamp()}), never the
  * client's. Each method runs one transaction on the connection it is given, and leaves it in
  * auto-commit mode. Lock names and holder ids are always bound as parameters; only the validated
- * table, sequence and channel identifiers are part of the SQL text.
- *
- * <pre>{@code
- * CREATE SEQUENCE IF NOT EXISTS leasehold_lease_token;
- * CREATE TABLE IF NOT EXISTS leasehold_lease (
- *     name       text        NOT NULL,
- *     holder     text        NOT NULL,
- *     kind       text        NOT NULL,  -- x: exclusive, r: reader, w: waiting writer
- *     token      bigint      NOT NULL,
- *     expires_at timestamptz NOT NULL,
- *     PRIMARY KEY (name, holder)
- * );
- * }</pre>
+ * table, sequence and channel identifiers are part of the SQL text. The table's DDL is region
+ * {@code lease-table} of {@code schema.sql} ({@link SchemaSql}).
  */
 final class LeaseTable {
 
@@ -95,10 +85,10 @@ final class LeaseTable {
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('leasehold:schema:" + table + "', 0))");
-            statement.execute("CREATE SEQUENCE IF NOT EXISTS " + sequence);
-            statement.execute("CREATE TABLE IF NOT EXISTS " + sql + " (name text NOT NULL, holder text NOT NULL, "
-                    + "kind text NOT NULL, token bigint NOT NULL, expires_at timestamptz NOT NULL, "
-                    + "PRIMARY KEY (name, holder))");
+            for (String ddl : SchemaSql.statements("lease-table",
+                    Map.of("leasehold_lease", sql, "leasehold_lease_token", sequence))) {
+                statement.execute(ddl);
+            }
             TableShape.require(connection, table, List.of(new TableShape.Column("name", "text"),
                     new TableShape.Column("holder", "text"), new TableShape.Column("kind", "text"),
                     new TableShape.Column("token", "bigint"),

@@ -110,7 +110,7 @@ final class ZooKeeperInspector implements Inspector {
     }
 
     private LockInfo snapshot(String name, String directory, Listing listing, String operation) {
-        Queue queue = queue(name, directory, listing.children(), operation);
+        Queue queue = readQueue(name, directory, listing.children(), operation);
         Optional<String> foreign = queue.foreign() == 0 ? Optional.empty()
                 : Optional.of(queue.foreign() + " node(s) in " + directory + " that Leasehold did not write");
         List<NodeName> holders = queue.all().subList(0, queue.granted());
@@ -178,7 +178,7 @@ final class ZooKeeperInspector implements Inspector {
             if (listing.isEmpty()) {
                 return Optional.empty();
             }
-            Queue queue = queue(name, directory, listing.get().children(), operation);
+            Queue queue = readQueue(name, directory, listing.get().children(), operation);
             if (queue.granted() == 0) {
                 return Optional.empty();
             }
@@ -215,7 +215,7 @@ final class ZooKeeperInspector implements Inspector {
     }
 
     /** The name's queue: live markers first (judged by this machine's clock), then the lease nodes. */
-    private Queue queue(String name, String directory, List<String> children, String operation) {
+    private Queue readQueue(String name, String directory, List<String> children, String operation) {
         List<NodeName> nodes = children.stream().map(NodeName::parse).flatMap(Optional::stream)
                 .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
         List<KeptMarker> markers = children.stream().map(KeptMarker::parse).flatMap(Optional::stream)

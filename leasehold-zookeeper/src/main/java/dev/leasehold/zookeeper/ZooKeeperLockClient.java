@@ -35,19 +35,27 @@ import org.apache.curator.framework.CuratorFramework;
  * believes it holds the lock when it wakes; another client may hold it by then. Pass the token
  * to a {@link dev.leasehold.FenceGuard}: it refuses the late holder's writes.
  *
- * <p>Kinds: {@link #lock(String, LockOptions)} (one acquisition per client reaches the server at a time), {@link #fairLock(String, LockOptions)}
- * (every acquisition queues on the server: granted in the ensemble's order), {@link #readWriteLock(String, LockOptions)}
- * (a reader waits for every writer ahead, so waiting writers are not starved) and
- * {@link #semaphore(String, int, LockOptions)}. Which kinds exclude each other is the same on every backend: an exclusive
- * lease excludes the other exclusive and the read leases of the name, readers share, permits share
- * up to their number, and the lock family and the semaphore family of one name do not exclude each
- * other (but queue in one arrival order, so a waiting permit delays a later mutex of the name).
+ * <p>Kinds: {@link #lock(String, LockOptions)} (one acquisition per client reaches the server at a
+ * time), {@link #fairLock(String, LockOptions)} (every acquisition queues on the server: granted in
+ * the ensemble's order), {@link #readWriteLock(String, LockOptions)} (a reader waits for every writer
+ * ahead, so waiting writers are not starved) and {@link #semaphore(String, int, LockOptions)} (which
+ * talks to no server when it is created: each acquire checks its number of permits against the
+ * queue). Which kinds exclude each other is the same on every backend: an exclusive lease excludes
+ * the other exclusive and the read leases of the name, readers share, permits share up to their
+ * number, and the lock family and the semaphore family of one name do not exclude each other (but
+ * queue in one arrival order, so a waiting permit delays a later mutex of the name).
  *
- * <p>Everything of the {@link LockClient} API is core's {@link EngineLockClient}; {@link #inspect},
- * {@link #list} and {@link #breakLock} are described by {@link ZooKeeperInspector}'s behaviour: the
- * holders of the lock family or the permits, the waiters, and the last token as the ensemble knows it.
- * This class adds the raw queue ({@link #queue(String)}). A semaphore talks to no server when it is
- * created: each acquire checks its number of permits against the queue.
+ * <p><b>Diagnostics.</b> {@link #inspect(String)} reads the name's queue from the leader: the holders
+ * (readers, permits, or one exclusive holder, which reads as {@link dev.leasehold.LockKind#MUTEX},
+ * since nodes do not tell the mutex, the fair lock and the write lock apart), the waiters, no
+ * {@code remaining} (a node lives as long as its session), and the last token: while held, the
+ * newest holder's czxid, exactly the last token issued; when free, the directory's {@code pzxid},
+ * at least every token issued for the name and below every later one; empty once ZooKeeper has
+ * removed the empty directory. {@link #list(String)} finds held names by glob from one listing of
+ * the lock root. {@link #breakLock(String, String)} deletes the whole queue in one {@code multi}, so
+ * every lease granted after it has a greater token than the broken holder's (waiters queue again).
+ * Everything else of the {@link LockClient} API is core's {@link EngineLockClient}; this class adds
+ * the raw queue, {@link #queue(String)}.
  */
 public final class ZooKeeperLockClient extends EngineLockClient {
 
