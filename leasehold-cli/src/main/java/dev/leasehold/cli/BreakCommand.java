@@ -19,8 +19,9 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code leasehold break NAME --reason TEXT [--yes]}: breaks a lock as an administrator, whatever
- * kind holds it (see {@link EngineLockClient#breakLock(String, String)}). Asks for confirmation on a terminal; without
- * one (a script, a pipe), {@code --yes} is required, so a stray invocation never breaks a lock.
+ * kind holds it (see {@link EngineLockClient#breakLock(String, String)}). Asks for confirmation on a
+ * terminal; without one (a script, a pipe), {@code --yes} is required, so a stray invocation never
+ * breaks a lock.
  */
 @Command(name = "break", mixinStandardHelpOptions = true,
         description = {"Breaks the lock NAME: removes its holders (every reader or permit too), advances the "
