@@ -13,10 +13,10 @@ import java.time.Duration;
 /**
  * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run},
  * {@code inspect}, {@code list} and {@code break}: Redis through {@link RedisOption} (the default), a
- * ZooKeeper ensemble, or an etcd cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR} environment variable; ZooKeeper's
- * digest credentials come from {@value #ZOOKEEPER_DIGEST_ENV_VAR} ({@code user:password}). Every
- * backend is one {@link EngineLockClient}: the commands lock, inspect, list and break through it
- * alone, whatever the backend.
+ * ZooKeeper ensemble, or an etcd cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR}
+ * environment variable; ZooKeeper's digest credentials come from {@value #ZOOKEEPER_DIGEST_ENV_VAR}
+ * ({@code user:password}). Every backend is one {@link EngineLockClient}: the commands lock, inspect,
+ * list and break through it alone, whatever the backend.
  */
 final class BackendOption {
 
