@@ -152,7 +152,7 @@ final class LockedRun {
                 started.terminate(grace); // the shutdown hook ran before it could see the command
             }
             int exitCode;
-            try (LeaseWatch watch = new LeaseWatch(lease, lifetime, grace,
+            try (LeaseWatch watch = new LeaseWatch(lease, lifetime, grace, client.describe(),
                     loss -> onLeaseLoss(started, loss))) {
                 watch.start();
                 exitCode = started.awaitExit();
