@@ -30,8 +30,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One lock kind on etcd, as a rule over a queue of keys ordered by create revision: every
- * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to its
- * own etcd lease, and holds the lock when every key ahead of it holds and none of them excludes it
+ * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to the
+ * client's session lease of its ttl (a watchdog lease) or to an etcd lease of its own (a fixed lease,
+ * see {@link Acquisitions}), and holds the lock when every key ahead of it holds and none of them excludes it
  * (core's {@link QueueRule}): an exclusive key (mutex, fair lock, write lock) is excluded by any lock key, a
  * read key only by an exclusive one, a semaphore permit by its number of permits held.
  * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
@@ -42,14 +43,21 @@ import java.util.concurrent.CompletableFuture;
  * name, of any kind, gets a greater one.
  *
  * <p>An attempt is safe to repeat, which jetcd does on its own after a connection fails
- * ({@link TxnOption.Builder#withAutoRetry()}): the key is named by the acquisition's etcd lease and
- * created only if absent ({@code create_revision == 0}), with the acquisition's holder id as value; a
+ * ({@link TxnOption.Builder#withAutoRetry()}): the key is named by the acquisition's etcd lease (and
+ * its number on a session lease) and created only if absent ({@code create_revision == 0}), with the acquisition's holder id as value; a
  * repeated attempt finds that key and takes its place, so one acquisition never has two keys.
  *
- * <p>Round trips: the first attempt is a {@code LeaseGrant} and one {@code Txn}; a later attempt a
- * {@code LeaseKeepAlive} (keeping the waiting key alive) sent together with the {@code Txn}; a
- * renewal one {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key; a
- * release within hold-at-least a {@code LeaseGrant}, a {@code Txn} and a {@code LeaseRevoke}.
+ * <p>Round trips of a watchdog lease: every attempt is one {@code Txn}, with a {@code LeaseKeepAlive}
+ * of the session (confirmed by a count-only {@code Range}) sent together with it, so the session
+ * lives at least the ttl from the attempt's send; a renewal one {@code LeaseKeepAlive} and its
+ * {@code Range}; a release one {@code DeleteRange}; a release within hold-at-least a
+ * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
+ * {@code LeaseGrant} for the session. A fixed lease's first attempt is a {@code LeaseGrant} and
+ * one {@code Txn}, its release one {@code LeaseRevoke}, which deletes the key.
+ *
+ * <p>A lost session (its lease expired or revoked on the server) loses every lease on it: the
+ * renewal that finds it gone is refused, and every other lease on it is told at once through its
+ * {@link Attempt.Acquired#lossSignal()}.
  */
 final class EtcdQueueProtocol implements LockProtocol {
 
@@ -64,16 +72,23 @@ final class EtcdQueueProtocol implements LockProtocol {
     private final Acquisitions acquisitions;
     private final String keyPrefix;
     private final LockKind kind;
+    /** Whether keys go on the client's session leases (watchdog leases) rather than leases of their own. */
+    private final boolean shared;
     /** The tag of this kind's keys ({@link QueueKeys#tag}). */
     private final String tag;
     private final String description;
 
-    /** @param kind the lock kind this protocol serves */
-    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, LockKind kind, String description) {
+    /**
+     * @param kind   the lock kind this protocol serves
+     * @param shared whether its keys go on the client's session leases (watchdog leases)
+     */
+    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, LockKind kind, boolean shared,
+                      String description) {
         this.client = client;
         this.acquisitions = acquisitions;
         this.keyPrefix = keyPrefix;
         this.kind = kind;
+        this.shared = shared;
         this.tag = QueueKeys.tag(QueueEntry.of(kind));
         this.description = description;
     }
@@ -96,9 +111,9 @@ final class EtcdQueueProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
-        return acquisitions.withLease(request.holder(), queue, tag, request.ttl(),
+        return acquisitions.withLease(request.holder(), queue, tag, request.ttl(), shared,
                 acquisition -> enqueue(queue, acquisition, request.holder())
-                        .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)),
+                        .thenApply(response -> decide(queue, request.name(), acquisition, request.holder(), response)),
                 EtcdQueueProtocol::discard);
     }
 
@@ -120,7 +135,9 @@ final class EtcdQueueProtocol implements LockProtocol {
                 .commit();
     }
 
-    private Attempt decide(QueueKeys queue, String name, ByteSequence key, String holder, TxnResponse response) {
+    private Attempt decide(QueueKeys queue, String name, Acquisitions.Acquisition acquisition, String holder,
+                           TxnResponse response) {
+        ByteSequence key = acquisition.key();
         if (!response.isSucceeded()) {
             List<KeyValue> own = response.getGetResponses().get(0).getKvs();
             if (own.isEmpty() || !own.get(0).getValue().equals(Acquisitions.value(holder))) {
@@ -140,7 +157,7 @@ final class EtcdQueueProtocol implements LockProtocol {
         List<QueueEntry> entries = keys.subList(0, position + 1).stream().map(kv -> queue.entry(kv.getKey())).toList();
         QueueRule.Decision decision = QueueRule.decide(name, entries, position);
         if (decision.granted()) {
-            return Attempt.acquired(keys.get(position).getCreateRevision());
+            return new Attempt.Acquired(keys.get(position).getCreateRevision(), acquisition.lost());
         }
         long from = response.getHeader().getRevision() + 1;
         return new Attempt.Held(null, decision.watchesWholeQueue() ? deletionUnder(queue.directory(), from)
@@ -185,7 +202,7 @@ final class EtcdQueueProtocol implements LockProtocol {
 
     /**
      * Moves the key onto a new etcd lease covering {@code keepFor}, rounded up to whole seconds,
-     * holder-checked, and revokes the acquisition's own lease: see {@link Acquisitions#keep}.
+     * holder-checked, and revokes the acquisition's own lease (a session stays): see {@link Acquisitions#keep}.
      */
     @Override
     public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
