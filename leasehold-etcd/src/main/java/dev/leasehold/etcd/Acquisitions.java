@@ -63,6 +63,11 @@ final class Acquisitions {
         volatile CompletableFuture<Acquisition> current;
         /** The last renewal or extension: each waits for the one before, which may replace the lease. */
         private CompletableFuture<Boolean> lastRenewal = CompletableFuture.completedFuture(true);
+        /**
+         * The last attempt: a release or abandon waits for it, since its {@code Txn} may still create
+         * the key (a session, unlike an own lease, is not revoked with the acquisition).
+         */
+        volatile CompletableFuture<?> lastAttempt = CompletableFuture.completedFuture(null);
 
         Slot(CompletableFuture<Acquisition> current) {
             this.current = current;
@@ -108,14 +113,16 @@ final class Acquisitions {
             Slot fresh = new Slot(place(queue, tag, ttl, shared));
             slot = slots.putIfAbsent(holder, fresh);
             if (slot == null && !shared) {
-                return fresh.current.thenCompose(use);
+                CompletableFuture<T> first = fresh.current.thenCompose(use);
+                fresh.lastAttempt = first;
+                return first.copy();
             }
             if (slot == null) {
                 slot = fresh;
             }
         }
         Slot known = slot;
-        return known.current.thenCompose(acquisition -> {
+        CompletableFuture<T> attempt = known.current.thenCompose(acquisition -> {
             CompletableFuture<Liveness> alive = keepAlive(acquisition, false);
             CompletableFuture<T> used = use.apply(acquisition);
             return alive.handle((liveness, error) -> {
@@ -138,6 +145,9 @@ final class Acquisitions {
                 return again.thenCompose(use);
             });
         });
+        known.lastAttempt = attempt;
+        // A copy: the engine may cancel what it gets, and the release must still wait for the Txn.
+        return attempt.copy();
     }
 
     /**
@@ -209,7 +219,8 @@ final class Acquisitions {
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return slot.current.handle((acquisition, grantFailed) -> acquisition)
+        return settled(slot.lastAttempt).thenCompose(ignored -> slot.current)
+                .handle((acquisition, grantFailed) -> acquisition)
                 .thenCompose(acquisition -> {
                     if (acquisition == null) {
                         return CompletableFuture.completedFuture(false);
@@ -253,7 +264,8 @@ final class Acquisitions {
         }
         CompletableFuture<Acquisition> settled;
         synchronized (slot) {
-            settled = slot.lastRenewal.handle((ignored, error) -> null).thenCompose(ignored -> slot.current);
+            settled = settled(slot.lastAttempt).thenCompose(ignored -> settled(slot.lastRenewal))
+                    .thenCompose(ignored -> slot.current);
         }
         return settled.handle((acquisition, grantFailed) -> acquisition).thenCompose(acquisition -> {
             if (acquisition == null) {
@@ -281,6 +293,11 @@ final class Acquisitions {
                         }
                     });
         });
+    }
+
+    /** Completes when {@code call} did, whatever its outcome. */
+    private static CompletableFuture<Void> settled(CompletableFuture<?> call) {
+        return call.handle((ignored, error) -> null);
     }
 
     /** Acquisitions this client has not released or abandoned yet. */

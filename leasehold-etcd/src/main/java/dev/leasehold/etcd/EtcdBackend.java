@@ -101,8 +101,8 @@ final class EtcdBackend implements Backend {
     }
 
     /**
-     * Leader records of elections: a key beside the election's queue on the leader's own etcd lease,
-     * so it goes with the term.
+     * Leader records of elections: a key per term beside the election's queue, on the etcd lease of
+     * the leader's key, deleted when the term ends.
      */
     @Override
     public LeaderRecords leaderRecords() {

@@ -25,6 +25,7 @@ import io.etcd.jetcd.options.TxnOption;
 import io.etcd.jetcd.options.WatchOption;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -113,7 +114,7 @@ final class EtcdQueueProtocol implements LockProtocol {
         QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
         return acquisitions.withLease(request.holder(), queue, tag, request.ttl(), shared,
                 acquisition -> enqueue(queue, acquisition, request.holder())
-                        .thenApply(response -> decide(queue, request.name(), acquisition, request.holder(), response)),
+                        .thenApply(response -> decide(queue, request, acquisition, response)),
                 EtcdQueueProtocol::discard);
     }
 
@@ -135,8 +136,10 @@ final class EtcdQueueProtocol implements LockProtocol {
                 .commit();
     }
 
-    private Attempt decide(QueueKeys queue, String name, Acquisitions.Acquisition acquisition, String holder,
+    private Attempt decide(QueueKeys queue, AcquireRequest request, Acquisitions.Acquisition acquisition,
                            TxnResponse response) {
+        String name = request.name();
+        String holder = request.holder();
         ByteSequence key = acquisition.key();
         if (!response.isSucceeded()) {
             List<KeyValue> own = response.getGetResponses().get(0).getKvs();
@@ -160,33 +163,73 @@ final class EtcdQueueProtocol implements LockProtocol {
             return new Attempt.Acquired(keys.get(position).getCreateRevision(), acquisition.lost());
         }
         long from = response.getHeader().getRevision() + 1;
-        return new Attempt.Held(null, decision.watchesWholeQueue() ? deletionUnder(queue.directory(), from)
-                : deletionOf(keys.get(decision.watch()).getKey(), from));
+        if (decision.watchesWholeQueue()) {
+            return new Attempt.Held(null, retryOn(deletionUnder(queue.directory(), from)));
+        }
+        CompletableFuture<Boolean> deleted = deletionOf(keys.get(decision.watch()).getKey(), from);
+        List<QueueEntry> withoutIt = new ArrayList<>(entries);
+        withoutIt.remove(decision.watch());
+        if (!QueueRule.decide(name, withoutIt, position - 1).granted()) {
+            return new Attempt.Held(null, retryOn(deleted));
+        }
+        return new Attempt.Held(null, handOff(deleted, key, keys.get(position).getCreateRevision(), request.stamp()));
     }
 
     /**
-     * Completes when {@code key} is deleted at or after {@code fromRevision} (so a deletion between
-     * the read and the watch is not missed), or when the watch fails; cancelling it ends the watch.
+     * The wake of a waiter whose one blocker is the watched key: its deletion grants this key (keys
+     * only leave the queue ahead of it, and fewer keys ahead never take a grant back), so the waiter
+     * holds it once one linearizable read finds its own key still there (a break deletes every key of
+     * the queue at one revision), with no new attempt. The engine counts the lease from the send of
+     * the attempt that returned this wake, whose confirmed keep-alive (see
+     * {@link Acquisitions#withLease}) was sent after it. Anything else (a failed watch or read, the
+     * key gone) is a plain retry. Cancelling the wake ends the watch.
      */
-    private CompletableFuture<Wake> deletionOf(ByteSequence key, long fromRevision) {
+    private CompletableFuture<Wake> handOff(CompletableFuture<Boolean> deleted, ByteSequence own, long token, long stamp) {
+        CompletableFuture<Wake> wake = new CompletableFuture<>();
+        deleted.whenComplete((event, error) -> {
+            if (error != null || !event) {
+                wake.complete(Wake.RETRY);
+                return;
+            }
+            client.getKVClient().get(own, GetOption.builder().withCountOnly(true).build())
+                    .whenComplete((read, failed) -> wake.complete(failed == null && read.getCount() == 1
+                            ? new Wake.Granted(token, stamp) : Wake.RETRY));
+        });
+        wake.whenComplete((ignored, error) -> deleted.cancel(false));
+        return wake;
+    }
+
+    /** A retry when {@code deleted} completes (a deletion or a failed watch); cancelling it ends the watch. */
+    private static CompletableFuture<Wake> retryOn(CompletableFuture<Boolean> deleted) {
+        CompletableFuture<Wake> wake = deleted.handle((event, error) -> Wake.RETRY);
+        wake.whenComplete((ignored, error) -> deleted.cancel(false));
+        return wake;
+    }
+
+    /**
+     * Completes with true when {@code key} is deleted at or after {@code fromRevision} (so a deletion
+     * between the read and the watch is not missed), false when the watch fails; cancelling it ends
+     * the watch.
+     */
+    private CompletableFuture<Boolean> deletionOf(ByteSequence key, long fromRevision) {
         return watchDeletions(key, WatchOption.builder().withRevision(fromRevision).withNoPut(true).build());
     }
 
-    /** Completes at the next deletion of any key under {@code directory} at or after {@code fromRevision}. */
-    private CompletableFuture<Wake> deletionUnder(ByteSequence directory, long fromRevision) {
+    /** Like {@link #deletionOf}, at the next deletion of any key under {@code directory}. */
+    private CompletableFuture<Boolean> deletionUnder(ByteSequence directory, long fromRevision) {
         return watchDeletions(directory,
                 WatchOption.builder().isPrefix(true).withRevision(fromRevision).withNoPut(true).build());
     }
 
-    private CompletableFuture<Wake> watchDeletions(ByteSequence key, WatchOption option) {
-        CompletableFuture<Wake> deleted = new CompletableFuture<>();
+    private CompletableFuture<Boolean> watchDeletions(ByteSequence key, WatchOption option) {
+        CompletableFuture<Boolean> deleted = new CompletableFuture<>();
         Watch.Watcher watcher = client.getWatchClient().watch(key, option,
                 Watch.listener(response -> {
                     if (!response.getEvents().isEmpty()) {
-                        deleted.complete(Wake.RETRY);
+                        deleted.complete(true);
                     }
-                }, error -> deleted.complete(Wake.RETRY)));
-        deleted.whenComplete((wake, error) -> watcher.close());
+                }, error -> deleted.complete(false)));
+        deleted.whenComplete((event, error) -> watcher.close());
         return deleted;
     }
 
