@@ -53,7 +53,8 @@ import java.util.concurrent.CompletableFuture;
  * lives at least the ttl from the attempt's send; a renewal one {@code LeaseKeepAlive} and its
  * {@code Range}; a release one {@code DeleteRange}; a release within hold-at-least a
  * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
- * {@code LeaseGrant} for the session. A fixed lease's first attempt is a {@code LeaseGrant} and
+ * {@code LeaseGrant} for the session; a waiter whose one blocker is deleted holds after one
+ * count-only {@code Range} of its own key (see {@code handOff}). A fixed lease's first attempt is a {@code LeaseGrant} and
  * one {@code Txn}, its release one {@code LeaseRevoke}, which deletes the key.
  *
  * <p>A lost session (its lease expired or revoked on the server) loses every lease on it: the
