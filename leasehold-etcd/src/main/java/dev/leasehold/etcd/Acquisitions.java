@@ -111,13 +111,22 @@ final class Acquisitions {
                 return isAlive;
             }).thenCompose(isAlive -> {
                 if (isAlive) {
-                    return used;
+                    // Revoked between the keep-alive and use's transaction (an operator's break
+                    // revokes a waiter's lease): the key lost its place, as if the lease had expired.
+                    return used.exceptionallyCompose(error -> EtcdErrors.isLeaseNotFound(error)
+                            ? regrant(known, queue, tag, ttl, use) : CompletableFuture.failedFuture(error));
                 }
-                CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
-                known.current = again;
-                return again.thenCompose(use);
+                return regrant(known, queue, tag, ttl, use);
             });
         });
+    }
+
+    /** A new lease for the acquisition of {@code slot}, then {@code use} with it. */
+    private <T> CompletableFuture<T> regrant(Slot slot, QueueKeys queue, String tag, Duration ttl,
+                                             Function<Acquisition, CompletableFuture<T>> use) {
+        CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
+        slot.current = again;
+        return again.thenCompose(use);
     }
 
     /**

@@ -166,6 +166,24 @@ public abstract class KindsReviewContract {
     }
 
     @Test
+    protected void breakingAFairLockKeepsTheWaitersArrivalOrder() throws Exception {
+        String name = name("break-fair-order");
+        Lease holder = client().fairLock(name, LockOptions.watchdog(SHORT_TTL)).acquire(Duration.ofSeconds(5));
+        EngineLockClient operator = client();
+        CompletableFuture<Lease> firstWaiter = client().fairLock(name).acquireAsync(Duration.ofSeconds(30));
+        awaitWaiters(operator, name, 1);
+        CompletableFuture<Lease> secondWaiter = client().fairLock(name).acquireAsync(Duration.ofSeconds(30));
+        awaitWaiters(operator, name, 2);
+
+        operator.breakLock(name, "review").orElseThrow();
+        holder.lost().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        Lease first = (Lease) CompletableFuture.anyOf(firstWaiter, secondWaiter).get(20, TimeUnit.SECONDS);
+        assertThat(firstWaiter).as("the waiter that arrived first is granted first").isCompletedWithValue(first);
+        first.release();
+        secondWaiter.get(20, TimeUnit.SECONDS).release();
+    }
+
+    @Test
     void listTakesGlobMetacharactersLiterallyWhenEscapedAndMatchesOneCharacterWithAQuestionMark() {
         String prefix = name("glob");
         EngineLockClient client = client();
