@@ -1,5 +1,7 @@
 package dev.leasehold.etcd;
 
+import dev.leasehold.LeaseholdException;
+import dev.leasehold.engine.HolderIds;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import dev.leasehold.etcd.internal.QueueKeys;
 import io.etcd.jetcd.ByteSequence;
@@ -114,18 +116,28 @@ final class Acquisitions {
                     // Revoked between the keep-alive and use's transaction (an operator's break
                     // revokes a waiter's lease): the key lost its place, as if the lease had expired.
                     return used.exceptionallyCompose(error -> EtcdErrors.isLeaseNotFound(error)
-                            ? regrant(known, queue, tag, ttl, use) : CompletableFuture.failedFuture(error));
+                            ? regrant(holder, known, queue, tag, ttl, use) : CompletableFuture.failedFuture(error));
                 }
-                return regrant(known, queue, tag, ttl, use);
+                return regrant(holder, known, queue, tag, ttl, use);
             });
         });
     }
 
-    /** A new lease for the acquisition of {@code slot}, then {@code use} with it. */
-    private <T> CompletableFuture<T> regrant(Slot slot, QueueKeys queue, String tag, Duration ttl,
+    /**
+     * A new lease for {@code holder}'s acquisition, then {@code use} with it; none once the
+     * acquisition was released or abandoned ({@link #revoke}), whose lease nobody would revoke.
+     */
+    private <T> CompletableFuture<T> regrant(String holder, Slot slot, QueueKeys queue, String tag, Duration ttl,
                                              Function<Acquisition, CompletableFuture<T>> use) {
-        CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
-        slot.current = again;
+        CompletableFuture<Acquisition> again;
+        synchronized (slot) {
+            if (slots.get(holder) != slot) {
+                return CompletableFuture.failedFuture(new LeaseholdException("the acquisition of holder "
+                        + HolderIds.redact(holder) + " was given up while its etcd lease was replaced"));
+            }
+            again = grant(queue, tag, ttl);
+            slot.current = again;
+        }
         return again.thenCompose(use);
     }
 
@@ -184,11 +196,17 @@ final class Acquisitions {
      * @return whether the lease was still live (the key was still ours until now)
      */
     CompletableFuture<Boolean> revoke(String holder) {
-        Slot slot = slots.remove(holder);
+        Slot slot = slots.get(holder);
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return slot.current.handle((acquisition, grantFailed) -> acquisition)
+        CompletableFuture<Acquisition> current;
+        synchronized (slot) {
+            // With regrant's check under the same monitor: a new lease is either this one or never made.
+            slots.remove(holder, slot);
+            current = slot.current;
+        }
+        return current.handle((acquisition, grantFailed) -> acquisition)
                 .thenCompose(acquisition -> {
                     if (acquisition == null) {
                         return CompletableFuture.completedFuture(false);
