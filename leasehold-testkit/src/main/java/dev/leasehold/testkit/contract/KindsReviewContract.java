@@ -103,7 +103,7 @@ public abstract class KindsReviewContract {
         Lease second = client().readWriteLock(name, shortLease).readLock().acquire(Duration.ofSeconds(5));
         CompletableFuture<Lease> writer = client().readWriteLock(name).writeLock().acquireAsync(Duration.ofSeconds(30));
         EngineLockClient operator = client();
-        awaitWaiters(operator, name, 1);
+        InspectorContract.awaitWaiters(operator, name, 1);
         InMemoryFenceGuard guard = new InMemoryFenceGuard();
         guard.admit("resource", second, () -> null);
 
@@ -127,7 +127,7 @@ public abstract class KindsReviewContract {
         Lease two = client().semaphore(name, 2, shortLease).acquire(Duration.ofSeconds(5));
         CompletableFuture<Lease> waiter = client().semaphore(name, 2).acquireAsync(Duration.ofSeconds(30));
         EngineLockClient operator = client();
-        awaitWaiters(operator, name, 1);
+        InspectorContract.awaitWaiters(operator, name, 1);
 
         BrokenLock broken = operator.breakLock(name, "review").orElseThrow();
         assertThat(broken.fence()).isGreaterThanOrEqualTo(Math.max(one.token(), two.token()));
@@ -144,19 +144,11 @@ public abstract class KindsReviewContract {
 
     @Test
     void breakingAFairLockLetsEveryQueuedWaiterInOneAtATime() throws Exception {
-        String name = name("break-fair");
-        Lease holder = client().fairLock(name, LockOptions.watchdog(SHORT_TTL)).acquire(Duration.ofSeconds(5));
-        EngineLockClient operator = client();
-        CompletableFuture<Lease> firstWaiter = client().fairLock(name).acquireAsync(Duration.ofSeconds(30));
-        awaitWaiters(operator, name, 1);
-        CompletableFuture<Lease> secondWaiter = client().fairLock(name).acquireAsync(Duration.ofSeconds(30));
-        awaitWaiters(operator, name, 2);
-
-        BrokenLock broken = operator.breakLock(name, "review").orElseThrow();
-        holder.lost().toCompletableFuture().get(20, TimeUnit.SECONDS);
-        Lease first = (Lease) CompletableFuture.anyOf(firstWaiter, secondWaiter).get(20, TimeUnit.SECONDS);
-        assertThat(first.token()).isGreaterThan(broken.fence());
-        CompletableFuture<Lease> other = first == firstWaiter.getNow(null) ? secondWaiter : firstWaiter;
+        BrokenFairQueue queue = breakAFairLockWithTwoWaiters();
+        Lease first = queue.firstGrant();
+        assertThat(first.token()).isGreaterThan(queue.broken().fence());
+        CompletableFuture<Lease> other = first == queue.firstWaiter().getNow(null) ? queue.secondWaiter()
+                : queue.firstWaiter();
         Thread.sleep(200);
         assertThat(other).as("the fair lock stays exclusive after the break").isNotDone();
         first.release();
@@ -167,20 +159,34 @@ public abstract class KindsReviewContract {
 
     @Test
     protected void breakingAFairLockKeepsTheWaitersArrivalOrder() throws Exception {
-        String name = name("break-fair-order");
+        BrokenFairQueue queue = breakAFairLockWithTwoWaiters();
+        Lease first = queue.firstGrant();
+        assertThat(queue.firstWaiter()).as("the waiter that arrived first is granted first").isCompletedWithValue(first);
+        first.release();
+        queue.secondWaiter().get(20, TimeUnit.SECONDS).release();
+    }
+
+    /** A fair lock broken while two waiters queue behind its holder, once the holder learnt of it. */
+    private record BrokenFairQueue(BrokenLock broken, CompletableFuture<Lease> firstWaiter,
+                                   CompletableFuture<Lease> secondWaiter) {
+
+        /** The lease of whichever waiter is granted first. */
+        Lease firstGrant() throws Exception {
+            return (Lease) CompletableFuture.anyOf(firstWaiter, secondWaiter).get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    private BrokenFairQueue breakAFairLockWithTwoWaiters() throws Exception {
+        String name = name("break-fair");
         Lease holder = client().fairLock(name, LockOptions.watchdog(SHORT_TTL)).acquire(Duration.ofSeconds(5));
         EngineLockClient operator = client();
         CompletableFuture<Lease> firstWaiter = client().fairLock(name).acquireAsync(Duration.ofSeconds(30));
-        awaitWaiters(operator, name, 1);
+        InspectorContract.awaitWaiters(operator, name, 1);
         CompletableFuture<Lease> secondWaiter = client().fairLock(name).acquireAsync(Duration.ofSeconds(30));
-        awaitWaiters(operator, name, 2);
-
-        operator.breakLock(name, "review").orElseThrow();
+        InspectorContract.awaitWaiters(operator, name, 2);
+        BrokenLock broken = operator.breakLock(name, "review").orElseThrow();
         holder.lost().toCompletableFuture().get(20, TimeUnit.SECONDS);
-        Lease first = (Lease) CompletableFuture.anyOf(firstWaiter, secondWaiter).get(20, TimeUnit.SECONDS);
-        assertThat(firstWaiter).as("the waiter that arrived first is granted first").isCompletedWithValue(first);
-        first.release();
-        secondWaiter.get(20, TimeUnit.SECONDS).release();
+        return new BrokenFairQueue(broken, firstWaiter, secondWaiter);
     }
 
     @Test
@@ -262,7 +268,7 @@ public abstract class KindsReviewContract {
                 closing.readWriteLock(name).readLock().acquireAsync(Duration.ofSeconds(30)),
                 closing.readWriteLock(name).writeLock().acquireAsync(Duration.ofSeconds(30)),
                 closing.semaphore(name + ":s", 1).acquireAsync(Duration.ofSeconds(30)));
-        awaitWaiters(holder, name, 1);
+        InspectorContract.awaitWaiters(holder, name, 1);
         closing.close();
         for (CompletableFuture<Lease> each : inFlight) {
             assertThat(each).failsWithin(Duration.ofSeconds(10));
@@ -277,13 +283,5 @@ public abstract class KindsReviewContract {
             Thread.sleep(50);
         }
         assertThat(holder.list(name + "*")).isEmpty();
-    }
-
-    private static void awaitWaiters(EngineLockClient client, String name, long waiters) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (client.inspect(name).waiters() < waiters) {
-            assertThat(System.nanoTime()).as("%d waiter(s) queued on %s", waiters, name).isLessThan(deadline);
-            Thread.sleep(10);
-        }
     }
 }
