@@ -58,6 +58,34 @@ class EtcdBackendTest {
         assertThat(free.stdout()).contains("\"held\":false");
     }
 
+    /**
+     * A renewal nobody answers (the cluster is paused) is reported with the server, the operation
+     * and what to check, not as a bare {@code java.util.concurrent.TimeoutException} (issue 22). On
+     * a cluster of its own: a resumed cluster may take a moment to answer again, which the other
+     * tests should not depend on.
+     */
+    @Test
+    void aRenewalThatGetsNoAnswerNamesTheServerAndWhatToCheck() {
+        try (EtcdCluster paused = EtcdCluster.start(1)) {
+            CliProcess run = CliProcess.start(dir, Map.of(), "run", "--backend", "etcd", "--endpoints",
+                    paused.endpoints(), "cli:unanswered", "--ttl", "3s", "--grace", "100ms", "--", "sh", "-c",
+                    "echo started > started; sleep 30");
+            Processes.awaitLine(dir.resolve("started"), Duration.ofSeconds(20));
+            paused.pauseAll();
+            try {
+                assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.LEASE_LOST);
+            } finally {
+                paused.resumeAll();
+            }
+            assertThat(run.stderr()).contains("Renewal of lock 'cli:unanswered'")
+                    .containsPattern("etcd http://\\S+ did not answer the renewal in time; "
+                            + "check that it is running and reachable from this host")
+                    .containsPattern("was not renewed in time \\(no renewal succeeded at etcd http://\\S+; check "
+                            + "that it is running and reachable from this host\\): sending SIGTERM")
+                    .doesNotContain("TimeoutException");
+        }
+    }
+
     @Test
     void malformedEndpointsAreAUsageError() {
         CliProcess malformed = leasehold("inspect", "--backend", "etcd", "--endpoints", "localhost:2379", "x");

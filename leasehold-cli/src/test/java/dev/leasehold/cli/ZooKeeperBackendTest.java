@@ -49,7 +49,9 @@ class ZooKeeperBackendTest {
 
         CliProcess inspect = run("inspect", "zk-job", "--backend", "zookeeper", "--endpoints", zookeeper.get().getConnectString());
         assertThat(inspect.awaitExit(EXIT_TIMEOUT)).isZero();
-        assertThat(inspect.stdout()).contains("zk-job").doesNotContain("none (free)").contains("waiters  0");
+        assertThat(inspect.stdout()).contains("zk-job").doesNotContain("none (free)").contains("waiters  0")
+                .as("the holder has token %d: 'no token issued' would be wrong (issue 22)", token)
+                .doesNotContain("no token issued");
 
         Files.createFile(dir.resolve("go"));
         assertThat(holder.awaitExit(EXIT_TIMEOUT)).isZero();

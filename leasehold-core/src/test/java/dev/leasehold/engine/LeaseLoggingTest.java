@@ -74,6 +74,22 @@ class LeaseLoggingTest {
         assertThat(renewalWarnings.get(0)).contains(HolderIds.redact(lease.holder()));
     }
 
+    /** A renewal nobody answered was logged as a bare java.util.concurrent.TimeoutException (issue 22). */
+    @Test
+    void aRenewalThatGetsNoAnswerIsLoggedWithTheBackendAndWhatToCheck() throws Exception {
+        String name = unique("unanswered");
+        Lease lease = engine.lock(name, LockOptions.watchdog(Duration.ofMillis(900)), protocol).acquire(Duration.ofSeconds(1));
+        protocol.holdRenewals();
+        eventually(() -> !lease.isValid(), "the lease ended");
+        eventually(() -> renewalWarned(name), "the renewal failure is logged");
+        protocol.resumeReplies();
+
+        String warning = lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).findFirst().orElseThrow();
+        assertThat(warning).contains("token " + lease.token())
+                .contains("in-memory did not answer the renewal in time; check that it is running and reachable")
+                .contains("Retrying until the local deadline").doesNotContain("TimeoutException");
+    }
+
     @Test
     void theLogScanRecognisesTheEnginesHolderIdsButNotTheirRedactedForm() {
         HolderIds ids = new HolderIds();
@@ -89,6 +105,14 @@ class LeaseLoggingTest {
     }
 
     /** Lines of the test log about {@code name} that contain {@code level}. */
+    private static boolean renewalWarned(String name) {
+        try {
+            return lines(name, " WARN ").stream().anyMatch(line -> line.contains("Renewal"));
+        } catch (IOException unreadable) {
+            throw new java.io.UncheckedIOException(unreadable);
+        }
+    }
+
     private static List<String> lines(String name, String level) throws IOException {
         assertThat(LOG).as("the test log configured in simplelogger.properties").exists();
         return Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
