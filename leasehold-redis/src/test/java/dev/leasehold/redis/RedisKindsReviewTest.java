@@ -8,7 +8,6 @@ import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.testkit.contract.KindsReviewContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -35,13 +34,10 @@ class RedisKindsReviewTest extends KindsReviewContract {
         return RedisLocks.connect(server.uri());
     }
 
-    @Override
     @Test
-    @Disabled("review finding: on Redis lock(name) and fairLock(name) are granted while read leases of the name "
-            + "are held (acquire.lua and fair_acquire.lua never look at {name}:readers); ZooKeeper and etcd refuse "
-            + "them, as issue 20's 'one answer on every backend' asks; docs/guarantees.md states the gap")
-    protected void theMutexAndTheFairLockExcludeReadLeasesOfTheirName() {
-        super.theMutexAndTheFairLockExcludeReadLeasesOfTheirName();
+    @Override
+    protected void breakingAFairLockKeepsTheWaitersArrivalOrder() throws Exception {
+        super.breakingAFairLockKeepsTheWaitersArrivalOrder();
     }
 
     @Test

@@ -96,6 +96,25 @@ public abstract class KindsReviewContract {
     }
 
     @Test
+    void aMutexAndAFairLockWaitingForReadersGetInOnceTheReadersRelease() throws Exception {
+        String name = name("after-read");
+        Lease read = client().readWriteLock(name).readLock().acquire(Duration.ofSeconds(5));
+        CompletableFuture<Lease> mutex = client().lock(name).acquireAsync(Duration.ofSeconds(15));
+        CompletableFuture<Lease> fair = client().fairLock(name).acquireAsync(Duration.ofSeconds(15));
+        Thread.sleep(300);
+        assertThat(mutex).as("the mutex waits for the reader").isNotDone();
+        assertThat(fair).as("the fair lock waits for the reader").isNotDone();
+        long readToken = read.token();
+        read.release();
+        Lease first = CompletableFuture.anyOf(mutex, fair).thenApply(Lease.class::cast).get(15, TimeUnit.SECONDS);
+        assertThat(first.token()).isGreaterThan(readToken);
+        first.release();
+        Lease second = (mutex.isDone() && mutex.join() == first ? fair : mutex).get(15, TimeUnit.SECONDS);
+        assertThat(second.token()).isGreaterThan(first.token());
+        second.release();
+    }
+
+    @Test
     void breakingReadersEndsThemFencesThemAndTheWaitingWriterGetsIn() throws Exception {
         String name = name("break-readers");
         LockOptions shortLease = LockOptions.watchdog(SHORT_TTL);
@@ -157,7 +176,12 @@ public abstract class KindsReviewContract {
         }
     }
 
-    @Test
+    /**
+     * A backend that keeps a fair queue across a break (Redis: the queue is not the holder's) runs
+     * this as a test of its own. ZooKeeper and etcd do not: a break deletes the waiters' nodes or
+     * keys with the holders', each waiter queues again when it wakes, and the later arrival may be
+     * granted first (their inspectors' {@code breakLock} Javadoc says so).
+     */
     protected void breakingAFairLockKeepsTheWaitersArrivalOrder() throws Exception {
         BrokenFairQueue queue = breakAFairLockWithTwoWaiters();
         Lease first = queue.firstGrant();
