@@ -26,7 +26,7 @@ import java.time.Duration;
  * first live waiter; a waiter whose process died keeps its place until its registration expires
  * ({@link LeaseEngine.Settings#waiterRegistration()}). Readers are members of a sorted set beside the
  * key (holder id to lease expiry), admitted while no writer holds the key or waits, so a stream of
- * readers never starves a writer; do not mix the read lock and the plain mutex on one name. A
+ * readers never starves a writer; the mutex and the fair lock wait for live readers too. A
  * semaphore's permits are members of another sorted set, which also stores the number of permits
  * while a lease lives; every acquire checks the number atomically with its grant
  * ({@link dev.leasehold.PermitsMismatchException}). Every kind takes its tokens from the name's one
