@@ -88,6 +88,8 @@ final class AcquireOperation {
     private final AtomicReference<CompletableFuture<Attempt>> lastCall = new AtomicReference<>();
     private final AtomicBoolean granted = new AtomicBoolean();
     private final SendStamps recentStamps = new SendStamps();
+    /** Set by {@link #start()} on the caller's thread, before anything can end the operation. */
+    private volatile AcquisitionTrace trace = AcquisitionTrace.NONE;
 
     /**
      * @param wait           how long to wait, or {@code null} to wait without limit
@@ -109,6 +111,7 @@ final class AcquireOperation {
         this.waitDeadlineNanos = wait == null ? 0 : startedAt + wait.toNanos();
         result.whenComplete((lease, error) -> {
             if (result.isCancelled()) {
+                trace.notGranted(AcquireOutcome.CANCELLED, null);
                 cleanup();
                 handedOut.cancel(false);
             } else if (error != null) {
@@ -134,17 +137,27 @@ final class AcquireOperation {
         });
     }
 
-    /** Reports an acquisition that ended with a lease (no error), a timeout (or skip) or an unreachable backend. */
+    /**
+     * Reports an acquisition that ended: to the trace always, to the meters when it ended with a lease
+     * (no error), a timeout (or skip) or an unreachable backend.
+     */
     private void report(Throwable error, long startedAtNanos) {
         AcquireOutcome outcome;
         if (error == null) {
             outcome = AcquireOutcome.ACQUIRED;
         } else if (error instanceof LockTimeoutException) {
             outcome = skipOnTimeout ? AcquireOutcome.SKIPPED : AcquireOutcome.TIMEOUT;
-        } else if (error instanceof LockUnavailableException && !engine.isClosed()) {
+        } else if (engine.isClosed()) {
+            trace.notGranted(AcquireOutcome.CANCELLED, error);
+            return;
+        } else if (error instanceof LockUnavailableException) {
             outcome = AcquireOutcome.UNAVAILABLE;
         } else {
+            trace.notGranted(AcquireOutcome.FAILED, error);
             return;
+        }
+        if (error != null) {
+            trace.notGranted(outcome, error);
         }
         engine.events().acquireEnded(lock.protocol().kind(), outcome, System.nanoTime() - startedAtNanos);
     }
@@ -154,6 +167,8 @@ final class AcquireOperation {
      * before the engine does (cancel, complete, orTimeout) abandons the operation.
      */
     CompletableFuture<Lease> start() {
+        trace = OnceTrace.of(engine.events().acquireStarted(lock.name(), lock.protocol().kind(),
+                lock.protocol().describe()));
         if (engine.queues().enter(lock.queueKey(), this)) {
             takeTurn();
         } else if (wait != null) {
@@ -260,7 +275,9 @@ final class AcquireOperation {
         if (!granted.compareAndSet(false, true)) {
             return;
         }
-        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, this::leaseEnded);
+        // Before the lease exists: a client closing meanwhile ends it at once, after its grant.
+        trace.granted();
+        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace, this::leaseEnded);
         if (lossSignal != null) {
             lossSignal.whenComplete((reason, error) -> lease.markLost(LossReason.BACKEND, reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));

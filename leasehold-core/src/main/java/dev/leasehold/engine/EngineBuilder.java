@@ -1,8 +1,10 @@
 package dev.leasehold.engine;
 
 import dev.leasehold.micrometer.MicrometerLeaseEvents;
+import dev.leasehold.micrometer.ObservationLeaseEvents;
 import dev.leasehold.spi.Args;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 
 import java.time.Duration;
 
@@ -18,6 +20,7 @@ public abstract class EngineBuilder<B extends EngineBuilder<B>> {
     private Duration operationTimeout = LeaseEngine.Settings.DEFAULT_OPERATION_TIMEOUT;
     private Duration maxRecheck = LeaseEngine.Settings.DEFAULT_MAX_RECHECK;
     private LeaseEvents events = LeaseEvents.NONE;
+    private LeaseEvents observations = LeaseEvents.NONE;
 
     protected EngineBuilder() {
     }
@@ -74,6 +77,21 @@ public abstract class EngineBuilder<B extends EngineBuilder<B>> {
         return self();
     }
 
+    /**
+     * Reports each acquisition's wait ({@code leasehold.acquire}) and each hold ({@code leasehold.lease})
+     * as Micrometer observations in {@code registry}, children of the caller's current observation, so
+     * that traces show them (see {@link ObservationLeaseEvents}). Goes along with
+     * {@link #meterRegistry} or {@link #leaseEvents}, replacing only an {@code observationRegistry}
+     * given before. Without this call the client needs no micrometer-observation on the class path.
+     *
+     * @param lockNames whether the observations carry the lock name (a high-cardinality key value)
+     * @throws IllegalArgumentException if registry is null
+     */
+    public B observationRegistry(ObservationRegistry registry, boolean lockNames) {
+        this.observations = ObservationLeaseEvents.of(registry, lockNames);
+        return self();
+    }
+
     protected Duration operationTimeout() {
         return operationTimeout;
     }
@@ -84,6 +102,7 @@ public abstract class EngineBuilder<B extends EngineBuilder<B>> {
 
     /** The engine settings these choose. */
     protected LeaseEngine.Settings engineSettings() {
-        return new LeaseEngine.Settings(operationTimeout, maxRecheck, events);
+        return new LeaseEngine.Settings(operationTimeout, maxRecheck,
+                observations == LeaseEvents.NONE ? events : LeaseEvents.both(events, observations));
     }
 }

@@ -200,16 +200,17 @@ public final class LeaseEngine implements AutoCloseable {
     }
 
     /**
-     * A new HELD lease, tracked until it ends, with its renewal started. If the client closed
+     * A new HELD lease, tracked until it ends (reported to {@code trace} too), with its renewal started. If the client closed
      * meanwhile, the lease is ended at once like those {@link #close()} found.
      */
     ManagedLease newLease(EngineLock lock, String holder, long token, long sentAtNanos, String requester,
-                          Consumer<ManagedLease> onEnd) {
+                          AcquisitionTrace trace, Consumer<ManagedLease> onEnd) {
         long grantedAt = System.nanoTime();
-        ManagedLease lease = new ManagedLease(this, lock, holder, token, sentAtNanos, requester, ended -> {
+        ManagedLease lease = new ManagedLease(this, lock, holder, token, sentAtNanos, requester, trace, ended -> {
             // A release retried after a failure ends the lease again: report the first end only.
             if (held.remove(ended)) {
                 events().leaseEnded(System.nanoTime() - grantedAt);
+                trace.leaseEnded();
             }
             onEnd.accept(ended);
         });

@@ -6,7 +6,8 @@ package dev.leasehold.engine;
  * so can any other monitoring system. A backend passes one to its engine with
  * {@link LeaseEngine.Settings#withEvents(LeaseEvents)}; {@link #NONE} ignores everything.
  *
- * <p>No event carries a lock name: names are unbounded data, unfit for meter tags. The engine
+ * <p>No event for meters carries a lock name: names are unbounded data, unfit for meter tags. Traces
+ * get one per acquisition from {@link #acquireStarted}, which does. The engine
  * calls these methods on its own threads (client I/O threads, the renewal thread, callers'
  * threads), concurrently: an implementation must be thread-safe, fast, must not block and must
  * not throw.
@@ -28,6 +29,30 @@ public interface LeaseEvents {
             throw new IllegalArgumentException("events must not be null; use LeaseEvents.NONE for none");
         }
         return events;
+    }
+
+    /**
+     * Events that go to {@code first}, then to {@code second}: meters and traces together.
+     *
+     * @throws IllegalArgumentException if either is null
+     */
+    static LeaseEvents both(LeaseEvents first, LeaseEvents second) {
+        return new BothLeaseEvents(require(first), require(second));
+    }
+
+    /**
+     * An acquisition starts, called on the thread that asked for it (the caller of {@code acquire},
+     * {@code tryAcquire} or {@code acquireAsync}), so that a tracing implementation can take that
+     * thread's current span as the parent. The trace returned hears how the acquisition and its lease
+     * end. Unlike every other event, this one names the lock.
+     *
+     * @param lockName the lock's name (unbounded data: a trace attribute at most, never a meter tag)
+     * @param kind     the lock kind, {@link dev.leasehold.spi.LockProtocol#kind()}
+     * @param backend  where the backend lives, without credentials ({@link dev.leasehold.spi.LockProtocol#describe()})
+     * @return the acquisition's trace; {@link AcquisitionTrace#NONE} by default
+     */
+    default AcquisitionTrace acquireStarted(String lockName, String kind, String backend) {
+        return AcquisitionTrace.NONE;
     }
 
     /**

@@ -45,6 +45,7 @@ final class ManagedLease implements Lease {
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
     private final AtomicReference<CompletableFuture<ReleaseStatus>> release = new AtomicReference<>();
     private final Consumer<ManagedLease> onEnd;
+    private final AcquisitionTrace trace;
     /** When the lock may be deleted on release: acquire send time + holdAtLeast; absent without holdAtLeast. */
     private final Optional<Long> holdUntilNanos;
     private volatile ReleaseReport report;
@@ -58,10 +59,11 @@ final class ManagedLease implements Lease {
      * A HELD lease whose local deadline is {@code sentAtNanos + ttl - drift}; call {@link #start()}
      * to start its renewal.
      *
+     * @param trace hears the loss of the lease
      * @param onEnd called once when the lease leaves HELD (released or lost)
      */
     ManagedLease(LeaseEngine engine, EngineLock lock, String holder, long token, long sentAtNanos, String requester,
-                 Consumer<ManagedLease> onEnd) {
+                 AcquisitionTrace trace, Consumer<ManagedLease> onEnd) {
         LockOptions options = lock.options();
         this.requester = requester;
         this.queueKey = lock.queueKey();
@@ -72,6 +74,7 @@ final class ManagedLease implements Lease {
         this.protocol = lock.protocol();
         this.timeouts = lock.timeouts();
         this.onEnd = onEnd;
+        this.trace = trace;
         this.holdUntilNanos = options.holdAtLeast().map(hold -> sentAtNanos + hold.toNanos());
         this.lifecycle = new LeaseLifecycle(sentAtNanos + localLifetimeNanos(protocol, holder, sentAtNanos, options.ttl()));
         this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts, engine.events());
@@ -129,9 +132,10 @@ final class ManagedLease implements Lease {
     private void afterLost(LossReason kind, String reason) {
         lostReason = reason;
         renewal.stop();
-        engine.events().leaseLost(kind);
-        onEnd.accept(this);
         LeaseLostException cause = new LeaseLostException(lockName, token, reason);
+        engine.events().leaseLost(kind);
+        trace.leaseLost(kind, cause);
+        onEnd.accept(this);
         LOG.warn("Lease on lock '{}' (token {}) lost: {}", lockName, token, reason);
         // Users' callbacks run on the callback executor: never on a client I/O thread, and never on
         // the renewal thread, where a callback that blocks would stop every other lease's renewals.

@@ -5,7 +5,8 @@
  * protocol into a read-write lock, and {@link dev.leasehold.engine.HolderIds}, to redact holder
  * ids in their logs. The engine reports its events for meters to a
  * {@link dev.leasehold.engine.LeaseEvents} (with {@link dev.leasehold.engine.AcquireOutcome} and
- * {@link dev.leasehold.engine.LossReason}), given in its {@link dev.leasehold.engine.LeaseEngine.Settings}.
+ * {@link dev.leasehold.engine.LossReason}), given in its {@link dev.leasehold.engine.LeaseEngine.Settings},
+ * and for traces to the {@link dev.leasehold.engine.AcquisitionTrace} it returns for each acquisition.
  * Everything else is package-private: waiting ({@code AcquireOperation}, {@code WaitQueues},
  * {@code WaitPolicy}), the lease state machine ({@code LeaseLifecycle}, {@code LeasePhase}),
  * renewal and deadline checks ({@code Renewal} on one {@code RenewalScheduler} per client), and

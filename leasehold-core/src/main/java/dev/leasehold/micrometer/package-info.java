@@ -1,6 +1,12 @@
 /**
- * Leasehold's Micrometer meters: {@link dev.leasehold.micrometer.MicrometerLeaseEvents}. Needs
- * {@code io.micrometer:micrometer-core} on the class path, which Leasehold declares as an optional
- * dependency; nothing else in Leasehold refers to Micrometer.
+ * Leasehold's Micrometer bindings: the meters of {@link dev.leasehold.micrometer.MicrometerLeaseEvents}
+ * (needs {@code io.micrometer:micrometer-core}) and the observations of
+ * {@link dev.leasehold.micrometer.ObservationLeaseEvents}, {@code leasehold.acquire} and
+ * {@code leasehold.lease}, for traces (needs {@code io.micrometer:micrometer-observation}; names and
+ * keys in {@link dev.leasehold.micrometer.LeaseholdObservation}, renamed through
+ * {@link dev.leasehold.micrometer.AcquireObservationConvention} and
+ * {@link dev.leasehold.micrometer.LeaseObservationConvention}). Leasehold declares both as optional
+ * dependencies; nothing outside this package and the builders' {@code meterRegistry} and
+ * {@code observationRegistry} refers to Micrometer.
  */
 package dev.leasehold.micrometer;

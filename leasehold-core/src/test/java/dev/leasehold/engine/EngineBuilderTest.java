@@ -1,6 +1,10 @@
 package dev.leasehold.engine;
 
+import dev.leasehold.micrometer.DefaultAcquireObservationConvention;
+import dev.leasehold.micrometer.MicrometerLeaseEvents;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -51,5 +55,19 @@ class EngineBuilderTest {
         assertThat(builder.engineSettings().events()).isSameAs(mine);
         builder.meterRegistry(new SimpleMeterRegistry());
         assertThat(builder.engineSettings().events()).isNotSameAs(mine).isNotSameAs(LeaseEvents.NONE);
+    }
+
+    @Test
+    void observationsGoAlongWithTheMeters() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        TestObservationRegistry observations = TestObservationRegistry.create();
+        LeaseEvents events = new Builder().meterRegistry(meters).observationRegistry(observations, false)
+                .engineSettings().events();
+        events.acquireStarted("a", "lock", "here").notGranted(AcquireOutcome.FAILED, new IllegalStateException("no"));
+        events.acquireEnded("lock", AcquireOutcome.ACQUIRED, 1_000);
+        assertThat(meters.get(MicrometerLeaseEvents.ACQUIRE_WAIT).timer().count()).isEqualTo(1);
+        TestObservationRegistryAssert.assertThat(observations).hasSingleObservationThat()
+                .hasNameEqualTo(DefaultAcquireObservationConvention.NAME).hasBeenStopped();
+        assertThatThrownBy(() -> new Builder().observationRegistry(null, false)).isInstanceOf(IllegalArgumentException.class);
     }
 }

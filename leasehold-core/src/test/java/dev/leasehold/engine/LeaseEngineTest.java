@@ -100,7 +100,7 @@ class LeaseEngineTest {
         engine.close();
         protocol.grantTo("after-close", "holder-x", LONG_TTL);
         ManagedLease late = engine.newLease(new EngineLock("after-close", LockOptions.watchdog(LONG_TTL), engine, protocol),
-                "holder-x", 7, System.nanoTime(), "test", ended -> { });
+                "holder-x", 7, System.nanoTime(), "test", AcquisitionTrace.NONE, ended -> { });
         assertThat(late.lost().toCompletableFuture().get(1, TimeUnit.SECONDS).getMessage()).contains("closed");
         assertThat(late.isValid()).isFalse();
         assertThat(engine.heldLeases()).isZero();

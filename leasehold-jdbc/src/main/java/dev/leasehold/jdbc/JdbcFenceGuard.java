@@ -85,7 +85,9 @@ public final class JdbcFenceGuard {
      *     commit alone, apart from the write it must protect)
      * @throws IllegalArgumentException if {@code resource} is null, blank, longer than {@value Args#MAX_NAME_LENGTH}
      *     characters or 2048 bytes in UTF-8, or has a NUL character; or if {@code token} is negative
-     * @throws SQLException from the driver, e.g. when the fence table is missing
+     * @throws JdbcTableException if the fence table does not exist (the message says what creates it);
+     *     the transaction is aborted
+     * @throws SQLException from the driver
      */
     public void admit(Connection connection, String resource, long token) throws SQLException {
         IndexedText.name(resource);
@@ -96,6 +98,8 @@ public final class JdbcFenceGuard {
             upsert.setString(1, resource);
             upsert.setLong(2, token);
             admitted = upsert.executeUpdate();
+        } catch (SQLException e) {
+            throw missingTableOr(e);
         }
         if (admitted == 0) {
             throw new StaleTokenException(resource, token, highestAdmitted(connection, resource));
@@ -116,6 +120,7 @@ public final class JdbcFenceGuard {
      * @throws StaleTokenException as {@link #admit(Connection, String, long)}
      * @throws IllegalStateException as {@link #admit(Connection, String, long)}
      * @throws IllegalArgumentException if {@code lease} is null, or as {@link #admit(Connection, String, long)}
+     * @throws JdbcTableException as {@link #admit(Connection, String, long)}
      * @throws SQLException from the driver
      */
     public void admit(Connection connection, String resource, Lease lease) throws SQLException {
@@ -127,6 +132,7 @@ public final class JdbcFenceGuard {
      * The highest token admitted for {@code resource} as this transaction sees it, or
      * {@code Long.MIN_VALUE} if none.
      *
+     * @throws JdbcTableException if the fence table does not exist (the message says what creates it)
      * @throws SQLException from the driver
      */
     public long highestAdmitted(Connection connection, String resource) throws SQLException {
@@ -136,6 +142,8 @@ public final class JdbcFenceGuard {
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? row.getLong(1) : Long.MIN_VALUE;
             }
+        } catch (SQLException e) {
+            throw missingTableOr(e);
         }
     }
 
@@ -148,7 +156,7 @@ public final class JdbcFenceGuard {
      */
     public void createTableIfMissing(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            for (String ddl : SchemaSql.statements("fence-table", Map.of(DEFAULT_TABLE, SqlIdentifier.quoted(table)))) {
+            for (String ddl : ddl()) {
                 statement.execute(ddl);
             }
         }
@@ -165,6 +173,24 @@ public final class JdbcFenceGuard {
      */
     public FenceGuard on(Connection connection) {
         return new ConnectionFenceGuard(this, connection);
+    }
+
+    /**
+     * {@code e} itself, or, when it says the fence table does not exist (SQLSTATE 42P01), a
+     * {@link JdbcTableException} naming the table and what creates it. Either way the caller's
+     * transaction is aborted, as after any failed statement.
+     */
+    private SQLException missingTableOr(SQLException e) {
+        if ("42P01".equals(e.getSQLState())) {
+            throw new JdbcTableException("the fence table " + table + " does not exist: call createTableIfMissing("
+                    + "connection) on this JdbcFenceGuard once (e.g. at startup), or have a DBA run: " + String.join("; ", ddl())
+                    + "; then roll this transaction back and retry", e);
+        }
+        return e;
+    }
+
+    private List<String> ddl() {
+        return SchemaSql.statements("fence-table", Map.of(DEFAULT_TABLE, SqlIdentifier.quoted(table)));
     }
 
     private static void requireTransaction(Connection connection) throws SQLException {

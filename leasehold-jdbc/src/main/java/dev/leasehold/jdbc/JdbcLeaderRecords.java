@@ -25,13 +25,13 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class JdbcLeaderRecords implements LeaderRecords {
 
-    private final JdbcLockProtocol.Backend backend;
+    private final JdbcLockProtocol.Shared backend;
     private final String leases;
     private final String leaders;
     private final String leadersName;
     private volatile boolean created;
 
-    JdbcLeaderRecords(JdbcLockProtocol.Backend backend) {
+    JdbcLeaderRecords(JdbcLockProtocol.Shared backend) {
         LeaseTable table = backend.table();
         this.backend = backend;
         this.leases = SqlIdentifier.quoted(table.table());

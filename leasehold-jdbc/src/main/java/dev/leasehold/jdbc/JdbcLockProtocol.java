@@ -1,6 +1,7 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.LockClientClosedException;
+import dev.leasehold.LockKind;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
@@ -27,7 +28,7 @@ import java.util.concurrent.RejectedExecutionException;
 final class JdbcLockProtocol implements LockProtocol {
 
     /** What every kind of one client shares. */
-    record Backend(DataSource dataSource, LeaseTable table, ReleaseListener listener, ExecutorService executor,
+    record Shared(DataSource dataSource, LeaseTable table, ReleaseListener listener, ExecutorService executor,
                    String database, Duration waiterRegistration) {
     }
 
@@ -38,7 +39,7 @@ final class JdbcLockProtocol implements LockProtocol {
     /** A pool may hold this many connections the database has closed; each is found out on use. */
     private static final int CONNECTION_ATTEMPTS = 16;
 
-    private final Backend backend;
+    private final Shared backend;
     private final LeaseKind kind;
     private final Object renewalsLock = new Object();
     private List<PendingRenewal> renewals = new ArrayList<>();
@@ -46,7 +47,7 @@ final class JdbcLockProtocol implements LockProtocol {
     private record PendingRenewal(LeaseTable.Renewal renewal, CompletableFuture<Boolean> result) {
     }
 
-    JdbcLockProtocol(Backend backend, LeaseKind kind) {
+    JdbcLockProtocol(Shared backend, LeaseKind kind) {
         this.backend = backend;
         this.kind = kind;
     }
@@ -58,21 +59,26 @@ final class JdbcLockProtocol implements LockProtocol {
 
     @Override
     public String kind() {
-        return kind.tag;
+        return kind.tag();
     }
 
     @Override
     public Admission admission() {
-        return kind == LeaseKind.READ ? Admission.SHARED : Admission.EXCLUSIVE;
+        // Readers and permits have many holders; a fair lock's order is the database's arrival order
+        // across every client's acquisitions, so none waits in a local queue.
+        return kind.kind().exclusive() && !(kind.kind() instanceof LockKind.Fair) ? Admission.EXCLUSIVE : Admission.SHARED;
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
-        return call(kind.operation + " of '" + request.name() + "'", connection -> {
+        return call(kind.operation() + " of '" + request.name() + "'", connection -> {
             LeaseTable.Acquire result = backend.table().acquire(connection, kind, request.name(), request.holder(),
-                    request.ttl(), backend.waiterRegistration());
+                    request.ttl(), backend.waiterRegistration(), request.subscribed());
             if (result.granted()) {
                 return Attempt.acquired(result.token());
+            }
+            if (result.arrival() >= 0) {
+                backend.listener().arrived(request.holder(), result.arrival());
             }
             return Attempt.held(result.remainingMillis() >= 0 ? Duration.ofMillis(result.remainingMillis()) : null);
         });
@@ -124,7 +130,7 @@ final class JdbcLockProtocol implements LockProtocol {
                 ReleaseOutcome.single(backend.table().releaseHolding(connection, name, holder, keepFor)));
     }
 
-    /** The release's statement deletes every row of the holder: the lease and a waiting writer's registration. */
+    /** The release's statement deletes every row of the holder: the lease and its registration as a waiting writer or queued acquirer. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return call("the cleanup of an abandoned acquire of '" + name + "'", connection -> {
@@ -135,7 +141,8 @@ final class JdbcLockProtocol implements LockProtocol {
 
     @Override
     public ReleaseSignal subscribe(String name, String holder) {
-        return backend.listener().subscribe(name);
+        // A queued acquirer waits for its turn, so a release wakes one of them, not the herd.
+        return kind.queueCode() != null ? backend.listener().subscribeQueued(name, holder) : backend.listener().subscribe(name);
     }
 
     /**

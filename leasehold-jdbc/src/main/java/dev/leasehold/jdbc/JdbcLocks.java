@@ -38,6 +38,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * deadline on the database, so nothing is granted twice. No session state is used except the one
  * {@code LISTEN} connection (see below), so connections may come from any pool.
  *
+ * <p><b>Kinds.</b> The mutex, the fair lock, the read-write lock and the semaphore, each lease a row
+ * (see {@link LeaseKind} for the rows and which keep each kind out). A blocked fair acquirer
+ * registers a row whose token is its arrival number, re-registered at each re-check for the engine's
+ * {@link dev.leasehold.engine.LeaseEngine.Settings#waiterRegistration() waiter registration}; fair
+ * acquirers are granted in arrival order across clients, and one whose registration lapsed (its
+ * client died) stops blocking. A semaphore of {@code n} permits is at most {@code n} permit rows
+ * of the name, each a lease with its own token; blocked permit acquirers queue by arrival the same
+ * way. The rows carry {@code n}, so a client asking another number while permits are held gets a
+ * {@link dev.leasehold.PermitsMismatchException}. A release wakes only the queued acquirers whose
+ * turn it is, not every one. The lock family and the semaphore family of one name never exclude
+ * each other; clients of a version before these kinds, on the same table, see their rows as
+ * exclusive holders (they wait, and never grant against them).
+ *
  * <p><b>Bounded transactions.</b> Every transaction sets, with {@code SET LOCAL} (so a pooler
  * carries nothing over), {@code idle_in_transaction_session_timeout} to a third of the operation
  * timeout, {@code lock_timeout} to two thirds and {@code statement_timeout} to all of it. A client
@@ -170,11 +183,9 @@ public final class JdbcLocks {
                 throw JdbcErrors.translate(database, "connecting and creating table " + table, e);
             }
             ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads());
-            Duration registration = maxRecheck().multipliedBy(3).plus(operationTimeout());
-            LeaseEngine engine = new LeaseEngine(
-                    engineSettings(), database);
-            return new JdbcLockClient(engine, new JdbcLockProtocol.Backend(dataSource, leases, listener, executor,
-                    database, registration));
+            LeaseEngine.Settings settings = engineSettings();
+            return new JdbcLockClient(new JdbcBackend(new JdbcLockProtocol.Shared(dataSource, leases, listener, executor,
+                    database, settings.waiterRegistration())), settings);
         }
 
         /** The URL without its parameters, where a password may hide. */

@@ -1,15 +1,22 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.LockKind;
+import dev.leasehold.PermitsMismatchException;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The SQL of the PostgreSQL lock backend over one lease table: every statement, and the one place
@@ -17,12 +24,17 @@ import java.util.Set;
  * client's. Each method runs one transaction on the connection it is given, and leaves it in
  * auto-commit mode. Lock names and holder ids are always bound as parameters; only the validated
  * table, sequence and channel identifiers are part of the SQL text. The table's DDL is region
- * {@code lease-table} of {@code schema.sql} ({@link SchemaSql}).
+ * {@code lease-table} of {@code schema.sql} ({@link SchemaSql}); its {@code kind} column holds the
+ * codes of {@link LeaseKind}.
  */
 final class LeaseTable {
 
-    /** What an acquire found. {@code token} when granted; else {@code remainingMillis} of the longest blocker, or -1. */
-    record Acquire(boolean granted, long token, long remainingMillis) {
+    /**
+     * What an acquire found. {@code token} when granted; else {@code remainingMillis} until the
+     * blockers free it, or -1 (unknown), and the attempt's {@code arrival} number in its kind's
+     * queue, or -1 for a kind without a queue.
+     */
+    record Acquire(boolean granted, long token, long remainingMillis, long arrival) {
     }
 
     /** One renewal of a batch. */
@@ -35,6 +47,7 @@ final class LeaseTable {
     private final String sequence;
     private final String channel;
     private final TransactionBounds bounds;
+    private final Announcements announcements;
 
     /** 63 bytes, PostgreSQL's identifier limit, less the sequence's {@code _token} suffix. */
     static final int MAX_TABLE_LENGTH = 63 - "_token".length();
@@ -46,6 +59,7 @@ final class LeaseTable {
         this.sql = SqlIdentifier.quoted(this.table);
         this.sequence = SqlIdentifier.quoted(this.table + "_token");
         this.channel = channelOf(this.table);
+        this.announcements = new Announcements(sql, channel);
     }
 
     /**
@@ -108,64 +122,103 @@ final class LeaseTable {
      * its token returned, and otherwise a new lease row takes the next token of the sequence. The
      * transaction is READ COMMITTED whatever the connection's default, so each statement after the
      * advisory lock sees every grant committed before it.
-     * A blocked write attempt registers the writer for {@code registration}.
+     * A blocked write, fair or permit attempt, or a mutex one that is {@code subscribed}, registers for {@code registration} (a queued one, fair
+     * or permit, keeps its arrival number while it re-registers); {@link LeaseKind#decide} says which
+     * rows keep it out. A release announces at commit ({@link Announcements}).
+     *
+     * @throws dev.leasehold.PermitsMismatchException if a permit is asked with another number than the live ones
      */
     Acquire acquire(Connection connection, LeaseKind kind, String name, String holder, Duration ttl,
-                    Duration registration) throws SQLException {
+                    Duration registration, boolean subscribed) throws SQLException {
         connection.setAutoCommit(false);
         try {
-            // Under REPEATABLE READ (a pool's or database's default) the snapshot would be taken as the
-            // advisory lock is awaited, hiding the grant committed by the attempt waited behind.
-            try (PreparedStatement begin = connection.prepareStatement("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; "
-                    + bounds.sql() + "; SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-                begin.setString(1, table + ":" + name);
-                begin.execute();
-            }
-            try (PreparedStatement purge = connection.prepareStatement(
-                    "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
-                purge.setString(1, name);
-                purge.executeUpdate();
-            }
-            long blockerRemaining = -1;
-            boolean blocked = false;
-            Long own = null;
-            try (PreparedStatement rows = connection.prepareStatement("SELECT holder, kind, token, "
-                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + sql
-                    + " WHERE name = ?")) {
-                rows.setString(1, name);
-                try (ResultSet row = rows.executeQuery()) {
-                    while (row.next()) {
-                        String rowKind = row.getString(2);
-                        if (row.getString(1).equals(holder)) {
-                            if (rowKind.equals(kind.code)) {
-                                own = row.getLong(3);
-                            }
-                        } else if (kind.blockedBy(rowKind)) {
-                            blocked = true;
-                            if (!rowKind.equals(LeaseKind.WAITING_WRITER)) {
-                                blockerRemaining = Math.max(blockerRemaining, row.getLong(4));
-                            }
-                        }
-                    }
-                }
-            }
+            lockName(connection, name);
+            LeaseKind.Decision decision = kind.decide(name, holder, liveRows(connection, name), subscribed);
             Acquire result;
-            if (own != null) {
+            if (decision instanceof LeaseKind.Decision.Own own) {
                 extend(connection, name, holder, ttl);
-                result = new Acquire(true, own, -1);
-            } else if (blocked) {
-                if (kind.registersWhenBlocked()) {
-                    upsert(connection, name, holder, LeaseKind.WAITING_WRITER, "0", registration);
+                result = new Acquire(true, own.token(), -1, -1);
+            } else if (decision instanceof LeaseKind.Decision.Blocked blocked) {
+                long arrival = blocked.arrival();
+                if (arrival >= 0) {
+                    refreshRegistration(connection, name, holder, registration);
+                } else if (LeaseKind.WAITING_WRITER.equals(blocked.register())
+                        || LeaseKind.WAITING_MUTEX.equals(blocked.register())) {
+                    upsert(connection, name, holder, blocked.register(), "0", registration);
+                } else if (blocked.register() != null) {
+                    // A queued acquirer's token is its arrival number, drawn from the fence like every token.
+                    arrival = upsert(connection, name, holder, blocked.register(), "nextval('" + sequence + "')", registration);
                 }
-                result = new Acquire(false, 0, blockerRemaining);
+                result = new Acquire(false, 0, blocked.remainingMillis(), arrival);
             } else {
-                result = new Acquire(true, upsert(connection, name, holder, kind.code, "nextval('" + sequence + "')", ttl), -1);
+                result = new Acquire(true, upsert(connection, name, holder, kind.code(), "nextval('" + sequence + "')", ttl), -1, -1);
+                if (((LeaseKind.Decision.Grant) decision).queued() && kind.kind() instanceof LockKind.Permits permits) {
+                    announcements.permitTurns(connection, name, permits.permits()); // more permits may be free
+                }
             }
             connection.commit();
             return result;
         } finally {
             endTransaction(connection);
         }
+    }
+
+    /**
+     * Opens the transaction on {@code name}: READ COMMITTED, the {@link TransactionBounds}, the
+     * name's advisory transaction lock (all in one round trip), then drops the name's expired rows.
+     */
+    void lockName(Connection connection, String name) throws SQLException {
+        // Under REPEATABLE READ (a pool's or database's default) the snapshot would be taken as the
+        // advisory lock is awaited, hiding the grant committed by the attempt waited behind.
+        try (PreparedStatement begin = connection.prepareStatement("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; "
+                + bounds.sql() + "; SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+            begin.setString(1, table + ":" + name);
+            begin.execute();
+        }
+        try (PreparedStatement purge = connection.prepareStatement(
+                "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
+            purge.setString(1, name);
+            purge.executeUpdate();
+        }
+    }
+
+    /** The live rows of {@code name}, oldest token first, in the connection's current transaction. */
+    List<LeaseKind.Row> liveRows(Connection connection, String name) throws SQLException {
+        List<LeaseKind.Row> rows = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT holder, kind, token, "
+                + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + sql
+                + " WHERE name = ? AND expires_at > clock_timestamp() ORDER BY token")) {
+            select.setString(1, name);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    rows.add(new LeaseKind.Row(row.getString(1), row.getString(2), row.getLong(3), row.getLong(4)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * How many of {@code permits} permits of {@code name} no live lease holds, in one bounded
+     * read-only transaction.
+     *
+     * @throws dev.leasehold.PermitsMismatchException if live permits were taken with another number
+     */
+    int availablePermits(Connection connection, String name, int permits) throws SQLException {
+        int taken = 0;
+        for (LeaseKind.Row row : readOnly(connection, () -> liveRows(connection, name))) {
+            OptionalInt heldWith = LeaseKind.permitOf(row.code());
+            if (heldWith.isPresent() && heldWith.getAsInt() != permits) {
+                throw new PermitsMismatchException(name, heldWith.getAsInt(), permits);
+            }
+            taken += heldWith.isPresent() ? 1 : 0;
+        }
+        return Math.max(0, permits - taken);
+    }
+
+    /** {@link #liveRows} in a bounded read-only transaction of its own. */
+    List<LeaseKind.Row> liveRowsNow(Connection connection, String name) throws SQLException {
+        return readOnly(connection, () -> liveRows(connection, name));
     }
 
     /**
@@ -191,7 +244,7 @@ final class LeaseTable {
                 + " SET expires_at = greatest(l.expires_at, clock_timestamp() + r.ttl * interval '1 millisecond')"
                 + " FROM (SELECT name, holder, max(ttl) AS ttl FROM unnest(?::text[], ?::text[], ?::bigint[])"
                 + " AS u(name, holder, ttl) GROUP BY name, holder) AS r"
-                + " WHERE l.name = r.name AND l.holder = r.holder AND l.kind <> 'w' AND l.expires_at > clock_timestamp()"
+                + " WHERE l.name = r.name AND l.holder = r.holder AND NOT " + LeaseKind.WAITING_SQL + " AND l.expires_at > clock_timestamp()"
                 + " RETURNING l.name, l.holder")) {
             update.setArray(1, connection.createArrayOf("text", names));
             update.setArray(2, connection.createArrayOf("text", holders));
@@ -213,8 +266,8 @@ final class LeaseTable {
     }
 
     /**
-     * Deletes every row of {@code holder} on {@code name} (its lease, its waiting-writer
-     * registration) and, if one went, announces on {@link #channel()} at commit.
+     * Deletes every row of {@code holder} on {@code name} (its lease, its registration as a waiting
+     * writer or a queued acquirer) and, if one went, announces on {@link #channel()} at commit.
      *
      * @return whether a live lease of {@code holder} was deleted
      */
@@ -222,24 +275,20 @@ final class LeaseTable {
         connection.setAutoCommit(false);
         try {
             boolean released = false;
-            boolean deleted = false;
+            List<String> deleted = new ArrayList<>();
             try (PreparedStatement delete = connection.prepareStatement(bounds.sql() + "; DELETE FROM " + sql
                     + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
                 try (ResultSet row = firstResultSet(delete)) {
                     while (row.next()) {
-                        deleted = true;
-                        released |= !row.getString(1).equals(LeaseKind.WAITING_WRITER) && row.getBoolean(2);
+                        deleted.add(row.getString(1));
+                        released |= LeaseKind.holds(row.getString(1)) && row.getBoolean(2);
                     }
                 }
             }
-            if (deleted) {
-                try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-                    notify.setString(1, channel);
-                    notify.setString(2, name);
-                    notify.execute();
-                }
+            if (!deleted.isEmpty()) {
+                announcements.released(connection, name, deleted);
             }
             connection.commit();
             return released;
@@ -252,7 +301,7 @@ final class LeaseTable {
      * Ends {@code holder}'s lease on {@code name} but keeps its row live until the database's
      * {@code clock_timestamp()} + {@code keepFor} (rounded up to whole ms), earlier or later than
      * its expiry was, instead of deleting it: {@link dev.leasehold.LockOptions#holdAtLeast}. Only a
-     * live lease row of the holder's is kept; a waiting-writer registration of the holder's goes.
+     * live lease row of the holder's is kept; a registration of the holder's (waiting writer, queued acquirer) goes.
      * One transaction, bounded as every other ({@link TransactionBounds}), no announcement: the
      * lock is not free. Every acquire purges expired rows, so the kept row frees the lock by the
      * database's clock even if this process dies.
@@ -266,7 +315,7 @@ final class LeaseTable {
             int kept = 0;
             try (PreparedStatement update = connection.prepareStatement(bounds.sql() + "; UPDATE " + sql
                     + " SET expires_at = clock_timestamp() + ? * interval '1 millisecond'"
-                    + " WHERE name = ? AND holder = ? AND kind <> 'w' AND expires_at > clock_timestamp() RETURNING 1")) {
+                    + " WHERE name = ? AND holder = ? AND NOT " + LeaseKind.WAITING_SQL + " AND expires_at > clock_timestamp() RETURNING 1")) {
                 update.setLong(1, millis);
                 update.setString(2, name);
                 update.setString(3, holder);
@@ -277,7 +326,7 @@ final class LeaseTable {
                 }
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql
-                    + " WHERE name = ? AND holder = ? AND kind = 'w'")) {
+                    + " WHERE name = ? AND holder = ? AND " + LeaseKind.WAITING_SQL)) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
                 delete.executeUpdate();
@@ -287,6 +336,96 @@ final class LeaseTable {
         } finally {
             endTransaction(connection);
         }
+    }
+
+    /** Live rows of the names matching {@code like} (an escaped LIKE pattern, bound as a parameter), by name. */
+    Map<String, List<LeaseKind.Row>> liveRowsLike(Connection connection, String like) throws SQLException {
+        Map<String, List<LeaseKind.Row>> rows = new TreeMap<>();
+        return readOnly(connection, () -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT name, holder, kind, token, "
+                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + sql
+                    + " WHERE name LIKE ? ESCAPE '\\' AND expires_at > clock_timestamp() ORDER BY name, token")) {
+                select.setString(1, like);
+                try (ResultSet row = select.executeQuery()) {
+                    while (row.next()) {
+                        rows.computeIfAbsent(row.getString(1), name -> new ArrayList<>()).add(
+                                new LeaseKind.Row(row.getString(2), row.getString(3), row.getLong(4), row.getLong(5)));
+                    }
+                }
+            }
+            return rows;
+        });
+    }
+
+    /** Reads of one transaction. */
+    private interface Read<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs {@code read} in one transaction under the {@link TransactionBounds}, and commits. */
+    private <T> T readOnly(Connection connection, Read<T> read) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            try (Statement begin = connection.createStatement()) {
+                begin.execute(bounds.sql());
+            }
+            T result = read.run();
+            connection.commit();
+            return result;
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
+    /** What a break deleted, and the fence it drew: every later token of the table exceeds it. */
+    record Break(List<LeaseKind.Row> holders, long fence) {
+    }
+
+    /**
+     * Deletes every live lease of {@code name} (registrations stay: their acquirers are still
+     * waiting), under the name's advisory lock as an attempt would, draws the next value of the
+     * sequence as the fence, and announces the release; then runs {@code record} with the break in
+     * the same transaction (it may write a record), and commits. Nothing is written when no lease
+     * was live.
+     */
+    Break breakLeases(Connection connection, String name, BreakRecord record) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            lockName(connection, name);
+            List<LeaseKind.Row> deleted = new ArrayList<>();
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + sql + " WHERE name = ? AND "
+                    + "NOT " + LeaseKind.WAITING_SQL + " RETURNING holder, kind, token, "
+                    + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint")) {
+                delete.setString(1, name);
+                try (ResultSet row = delete.executeQuery()) {
+                    while (row.next()) {
+                        deleted.add(new LeaseKind.Row(row.getString(1), row.getString(2), row.getLong(3), row.getLong(4)));
+                    }
+                }
+            }
+            if (deleted.isEmpty()) {
+                return new Break(deleted, 0);
+            }
+            deleted.sort(Comparator.comparingLong(LeaseKind.Row::token));
+            long fence;
+            try (PreparedStatement next = connection.prepareStatement("SELECT nextval('" + sequence + "')");
+                 ResultSet row = next.executeQuery()) {
+                row.next();
+                fence = row.getLong(1);
+            }
+            announcements.released(connection, name, deleted.stream().map(LeaseKind.Row::code).toList());
+            Break result = new Break(deleted, fence);
+            record.write(connection, result);
+            connection.commit();
+            return result;
+        } finally {
+            endTransaction(connection);
+        }
+    }
+
+    /** Writes the record of a break inside its transaction. */
+    interface BreakRecord {
+        void write(Connection connection, Break result) throws SQLException;
     }
 
     /** Opens the notification subscription on a dedicated connection (auto-commit). */
@@ -317,6 +456,18 @@ final class LeaseTable {
                 + " SET expires_at = greatest(expires_at, clock_timestamp() + ? * interval '1 millisecond') "
                 + "WHERE name = ? AND holder = ?")) {
             update.setLong(1, ttl.toMillis());
+            update.setString(2, name);
+            update.setString(3, holder);
+            update.executeUpdate();
+        }
+    }
+
+    /** Moves the holder's registration's expiry to now + {@code registration}, keeping its arrival number. */
+    private void refreshRegistration(Connection connection, String name, String holder, Duration registration)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + sql
+                + " SET expires_at = clock_timestamp() + ? * interval '1 millisecond' WHERE name = ? AND holder = ?")) {
+            update.setLong(1, registration.toMillis());
             update.setString(2, name);
             update.setString(3, holder);
             update.executeUpdate();

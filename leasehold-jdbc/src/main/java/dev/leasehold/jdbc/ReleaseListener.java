@@ -17,10 +17,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One dedicated connection per client that {@code LISTEN}s on the lease table's channel and wakes
- * the waiters of the released name. Notifications are best effort: while the connection is down
+ * the waiters of the released name (a queued fair or permit acquirer only when its turn is
+ * announced, see {@link Announcements}). Notifications are best effort: while the connection is down
  * (database restart, connection killed) the thread reconnects, and waiters fall back on the
  * engine's capped re-check; after each reconnect every waiter is woken once, since releases may
  * have been missed meanwhile. The connection is held for the client's lifetime: behind a
@@ -34,7 +37,12 @@ final class ReleaseListener implements AutoCloseable {
     private final DataSource dataSource;
     private final LeaseTable table;
     private final Duration reconnectDelay;
+    /** {@link Announcements}' turn payload: an arrival number, a space, the lock name. */
+    private static final Pattern TURN = Pattern.compile("(\\d{1,18}) (.+)", Pattern.DOTALL);
+
     private final ConcurrentMap<String, Set<Subscription>> waiters = new ConcurrentHashMap<>();
+    /** The queued acquirers' subscriptions, by holder. */
+    private final ConcurrentMap<String, Subscription> queued = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> firstListen = new CompletableFuture<>();
     private final Thread thread;
     private volatile boolean closed;
@@ -72,9 +80,31 @@ final class ReleaseListener implements AutoCloseable {
         }
     }
 
+    /** A waiter without a queue: woken by every release of {@code name} (the plain payload). */
     ReleaseSignal subscribe(String name) {
-        Subscription subscription = new Subscription(name);
-        waiters.computeIfAbsent(name, key -> ConcurrentHashMap.newKeySet()).add(subscription);
+        return register(new Subscription(name, null));
+    }
+
+    /**
+     * A queued acquirer ({@code holder}): woken only when a turn payload of {@code name} reaches its
+     * arrival number (see {@link Announcements}); until {@link #arrived} says that number, by every turn.
+     */
+    ReleaseSignal subscribeQueued(String name, String holder) {
+        Subscription subscription = register(new Subscription(name, holder));
+        queued.put(holder, subscription);
+        return subscription;
+    }
+
+    /** The arrival number of {@code holder}'s queue registration, from its last attempt. */
+    void arrived(String holder, long arrival) {
+        Subscription subscription = queued.get(holder);
+        if (subscription != null) {
+            subscription.arrival = arrival;
+        }
+    }
+
+    private Subscription register(Subscription subscription) {
+        waiters.computeIfAbsent(subscription.name, key -> ConcurrentHashMap.newKeySet()).add(subscription);
         return subscription;
     }
 
@@ -123,10 +153,20 @@ final class ReleaseListener implements AutoCloseable {
         }
     }
 
-    private void wake(String name) {
-        Set<Subscription> subscriptions = waiters.get(name);
-        if (subscriptions != null) {
-            subscriptions.forEach(Subscription::fire);
+    /** A plain payload wakes the name's waiters without a queue; a turn payload, the queued ones whose turn it is. */
+    private void wake(String payload) {
+        Set<Subscription> plain = waiters.get(payload);
+        if (plain != null) {
+            plain.stream().filter(subscription -> subscription.holder == null).forEach(Subscription::fire);
+        }
+        Matcher turn = TURN.matcher(payload);
+        if (turn.matches()) {
+            long upTo = Long.parseLong(turn.group(1));
+            Set<Subscription> queuedOnName = waiters.get(turn.group(2));
+            if (queuedOnName != null) {
+                queuedOnName.stream().filter(subscription -> subscription.holder != null && subscription.arrival <= upTo)
+                        .forEach(Subscription::fire);
+            }
         }
     }
 
@@ -146,10 +186,15 @@ final class ReleaseListener implements AutoCloseable {
     private final class Subscription implements ReleaseSignal {
 
         private final String name;
+        /** A queued acquirer's holder id; null for a waiter without a queue. */
+        private final String holder;
+        /** A queued acquirer's arrival number; unknown (every turn wakes it) until its attempt says. */
+        private volatile long arrival = -1;
         private final AtomicReference<CompletableFuture<Wake>> pending = new AtomicReference<>();
 
-        Subscription(String name) {
+        Subscription(String name, String holder) {
             this.name = name;
+            this.holder = holder;
         }
 
         /** Ready at once: the client's one LISTEN is in place from its creation on. */
@@ -178,6 +223,9 @@ final class ReleaseListener implements AutoCloseable {
                 set.remove(this);
                 return set.isEmpty() ? null : set;
             });
+            if (holder != null) {
+                queued.remove(holder, this);
+            }
             return CompletableFuture.completedFuture(null);
         }
     }

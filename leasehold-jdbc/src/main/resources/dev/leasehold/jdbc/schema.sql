@@ -25,6 +25,17 @@ CREATE TABLE IF NOT EXISTS leasehold_lease_leader (
 );
 -- end::leader-table[]
 
+-- tag::break-table[]
+CREATE TABLE IF NOT EXISTS leasehold_lease_break (
+    name      text        NOT NULL,
+    holders   text        NOT NULL,   -- redacted
+    fence     bigint      NOT NULL,
+    broken_by text        NOT NULL,
+    reason    text        NOT NULL,
+    broken_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+-- end::break-table[]
+
 -- tag::fence-table[]
 CREATE TABLE IF NOT EXISTS leasehold_fence (
     resource text   PRIMARY KEY,

@@ -168,6 +168,28 @@ class JdbcFenceGuardTest {
         }
     }
 
+    /** Used before its table exists, the guard says which table is missing and what creates it, not the driver's error. */
+    @Test
+    void aMissingFenceTableIsATypedErrorThatSaysWhatToRun() throws SQLException {
+        JdbcFenceGuard missing = new JdbcFenceGuard("missing_fence");
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            assertThatThrownBy(() -> missing.admit(connection, "order:missing", 1))
+                    .isInstanceOf(JdbcTableException.class).hasMessageContaining("missing_fence")
+                    .hasMessageContaining("createTableIfMissing").hasMessageContaining("CREATE TABLE");
+            connection.rollback();
+            assertThatThrownBy(() -> missing.highestAdmitted(connection, "order:missing"))
+                    .isInstanceOf(JdbcTableException.class).hasMessageContaining("missing_fence");
+            connection.rollback();
+            assertThatThrownBy(() -> missing.on(connection).admit("order:missing", 1, () -> "written"))
+                    .isInstanceOf(JdbcTableException.class).hasMessageContaining("createTableIfMissing");
+            connection.rollback();
+            missing.createTableIfMissing(connection);
+            missing.admit(connection, "order:missing", 1);
+            connection.rollback();
+        }
+    }
+
     private static void admitAndCommit(String resource, long token) throws SQLException {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);

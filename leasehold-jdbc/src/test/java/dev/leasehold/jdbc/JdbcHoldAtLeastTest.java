@@ -5,6 +5,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
+import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.testkit.contract.HoldAtLeastContract;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Nested;
@@ -17,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Hold-at-least on a real PostgreSQL server, through the shared pool: the mutex (this class), the
- * write lock (nested), and a read lease kept against a writer. The kept row's expiry is the
+ * write lock, the fair lock and a one-permit semaphore (nested), and a read lease kept against a writer. The kept row's expiry is the
  * database's clock.
  */
 @Tag("faults")
@@ -70,6 +71,42 @@ class JdbcHoldAtLeastTest extends HoldAtLeastContract {
         @Override
         protected DistributedLock lock(LockClient client, String name, LockOptions options) {
             return client.readWriteLock(name, options).writeLock();
+        }
+    }
+
+    @Nested
+    class FairLock extends HoldAtLeastContract {
+        @Override
+        protected LockClient connect() {
+            return JdbcHoldAtLeastTest.this.connect();
+        }
+
+        @Override
+        protected AutoCloseable pauseBackend() {
+            return JdbcHoldAtLeastTest.this.pauseBackend();
+        }
+
+        @Override
+        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+            return client.fairLock(name, options);
+        }
+    }
+
+    @Nested
+    class Semaphore extends HoldAtLeastContract {
+        @Override
+        protected LockClient connect() {
+            return JdbcHoldAtLeastTest.this.connect();
+        }
+
+        @Override
+        protected AutoCloseable pauseBackend() {
+            return JdbcHoldAtLeastTest.this.pauseBackend();
+        }
+
+        @Override
+        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
+            return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.leasehold.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasehold.DistributedLock;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.launcher.PgBouncer;
@@ -284,9 +285,9 @@ class JdbcPartitionTest {
         closed(listener::close);
         ExecutorService executor = Executors.newFixedThreadPool(4);
         closed(executor::shutdownNow);
-        JdbcLockProtocol.Backend backend = new JdbcLockProtocol.Backend(dataSource, table, listener, executor, "lying",
+        JdbcLockProtocol.Shared shared = new JdbcLockProtocol.Shared(dataSource, table, listener, executor, "lying",
                 Duration.ofSeconds(6));
-        return new JdbcLockProtocol(backend, LeaseKind.MUTEX);
+        return new JdbcLockProtocol(shared, LeaseKind.of(LockKind.MUTEX));
     }
 
     private <T extends AutoCloseable> T closed(T resource) {

@@ -8,6 +8,7 @@ import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.spi.Args;
+import dev.leasehold.spi.Glob;
 import dev.leasehold.spi.Inspector;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
@@ -91,10 +92,12 @@ final class RedisInspector implements Inspector {
      * fencing counter beside it (so plain {@code SET NX} locks sharing a name with a Leasehold lock are
      * listed, plain strings are not); a name held by readers or permits always counts.
      *
+     * @throws IllegalArgumentException if a {@code [} of the pattern is never closed ({@link Glob})
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached
      */
     @Override
     public List<LockInfo> list(String pattern) {
+        Glob.of(pattern); // one syntax on every backend: SCAN MATCH itself would take an unclosed '['
         String glob = keyPrefix + pattern;
         Set<String> seen = new HashSet<>();
         List<LockInfo> found = new ArrayList<>();

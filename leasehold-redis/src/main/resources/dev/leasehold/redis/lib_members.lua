@@ -23,6 +23,16 @@ local function members_types(expected)
   return found
 end
 
+-- The score of `member` in `key` (a string), or nil when it is absent or `key` holds another type
+-- than a sorted set: a key of another type is just not ours.
+local function members_score(key, member)
+  local score = redis.pcall('zscore', key, member)
+  if type(score) ~= 'string' then
+    return nil
+  end
+  return score
+end
+
 -- Drops the expired members of `key` (of type `found`) and counts the live ones; 0 when absent.
 local function members_live(key, found, millis)
   if found ~= 'zset' then

@@ -14,6 +14,8 @@
 -- Returns 1 if the lease was live and is now ended, 0 if it was not (gone, expired, or a key of
 -- another type, which is left untouched).
 
+-- #include lib_members.lua
+
 local function kind(key)
   return redis.call('type', key)['ok']
 end
@@ -21,16 +23,12 @@ end
 if ARGV[2] ~= '' and kind(KEYS[3]) == 'zset' then
   redis.call('zrem', KEYS[3], ARGV[2])
 end
-if kind(KEYS[1]) ~= 'zset' then
-  return 0
-end
-local expiry = redis.call('zscore', KEYS[1], ARGV[1])
+local expiry = members_score(KEYS[1], ARGV[1])
 if not expiry then
   return 0
 end
 redis.call('zrem', KEYS[1], ARGV[1])
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local millis = members_now()
 redis.call('zremrangebyscore', KEYS[1], '-inf', millis)
 if redis.call('zcard', KEYS[1]) == 0 and kind(KEYS[2]) == 'zset' then
   redis.call('zremrangebyscore', KEYS[2], '-inf', millis)

@@ -15,10 +15,9 @@
 
 -- #include lib_members.lua
 
--- pcall: a key of another type is just not ours.
-local score = redis.pcall('zscore', KEYS[1], ARGV[1])
+local score = members_score(KEYS[1], ARGV[1])
 local millis = members_now()
-if type(score) ~= 'string' or tonumber(score) <= millis then
+if not score or tonumber(score) <= millis then
   return 0
 end
 members_add(KEYS[1], ARGV[1], millis, tonumber(ARGV[2]))

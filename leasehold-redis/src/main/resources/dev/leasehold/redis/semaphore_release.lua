@@ -24,10 +24,7 @@ local waiters = redis.call('type', KEYS[2])['ok']
 if ARGV[2] ~= '' and waiters == 'zset' then
   redis.call('zrem', KEYS[2], ARGV[2])
 end
-if redis.call('type', KEYS[1])['ok'] ~= 'zset' then
-  return 0
-end
-local score = redis.call('zscore', KEYS[1], ARGV[1])
+local score = members_score(KEYS[1], ARGV[1])
 if not score then
   return 0
 end

@@ -1,6 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.LockInfo;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.RedisClusterGroup;
 import dev.leasehold.launcher.RedisServer;
@@ -140,7 +141,9 @@ class ClusterContractTest extends DeploymentContract {
                     assertThat(read.token()).isGreaterThan(0);
                     assertThat(client.inspect(name).lastToken()).hasValue(lease.token());
                     assertThat(client.list("*")).as("list scans every master, one slot per script call")
-                            .extracting(LockInfo::name).contains(name);
+                            .extracting(LockInfo::name).contains(name, name + ":rw");
+                    assertThat(client.inspect(name + ":rw").kind()).as("the readers, read in their slot")
+                            .hasValue(LockKind.READ);
                 }
             }
             assertThat(cluster.slotOf("{customer:7}:order:9")).isEqualTo(cluster.slotOf("customer:7"));

@@ -84,6 +84,27 @@ class ClusterReplicaAckTest {
                 .isInstanceOf(LockUnavailableException.class).hasMessageContaining("fewer than the 2");
     }
 
+    /** A semaphore's permit waits for its own master's replica, and a frozen one fails it typed, giving it back. */
+    @Test
+    void anAcknowledgedPermitWaitsForItsMastersReplica() {
+        RedisServer master = cluster.nodes().get(1);
+        String name = nameOn(master, "ack:sem:");
+        try (Lease permit = client.semaphore(name, 2, LockOptions.watchdog(Duration.ofSeconds(5))
+                .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2))) {
+            // KEYS, which a replica answers itself (a read of a key would be redirected to the master).
+            assertThat(cluster.replicasOf(master).get(0).command("KEYS", "{" + name + "}:permits"))
+                    .as("WAIT returned once the replica had the permit").isEqualTo(List.of("{" + name + "}:permits"));
+            assertThat(permit.token()).isPositive();
+        }
+        String frozen = nameOn(master, "ack:sem:frozen:");
+        cluster.replicasOf(master).get(0).pause();
+        assertThatThrownBy(() -> client.semaphore(frozen, 2, LockOptions.fixedLease(Duration.ofSeconds(30))
+                .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofMillis(500)))
+                .isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
+        assertThat(master.command("EXISTS", "{" + frozen + "}:permits")).as("nothing left held").isEqualTo(0L);
+    }
+
     @Test
     void aRenewalItsReplicaDoesNotAcknowledgeDoesNotCountSoTheLeaseEndsByItsDeadline() throws Exception {
         RedisServer master = cluster.nodes().get(2);

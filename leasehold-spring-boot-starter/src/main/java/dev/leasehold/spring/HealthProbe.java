@@ -1,16 +1,20 @@
 package dev.leasehold.spring;
 
+import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The one round trip behind both health indicators (Spring Boot 4's and 3's): the read-only
  * script of {@link RedisLockClient#inspect(String)} on {@link LeaseholdHealthIndicator#PROBE_NAME}.
- * It writes nothing; a failure is thrown, which the indicators report as DOWN.
+ * It writes nothing; a failure is thrown, which the indicators report as DOWN. A
+ * {@link LazyRedisLockClient} not connected yet tries to connect first, so the indicator turns UP as
+ * soon as the server answers.
  */
 final class HealthProbe {
 
@@ -18,8 +22,10 @@ final class HealthProbe {
     }
 
     /** Reports the server (without credentials) first, so a DOWN report names it too, then probes. */
-    static Map<String, Object> run(RedisLockClient client, BiConsumer<String, Object> server) {
-        server.accept("server", client.describe());
+    static Map<String, Object> run(LockClient described, Supplier<RedisLockClient> connected,
+                                   BiConsumer<String, Object> server) {
+        server.accept("server", described.describe());
+        RedisLockClient client = connected.get();
         long start = System.nanoTime();
         client.inspect(LeaseholdHealthIndicator.PROBE_NAME);
         Map<String, Object> details = new LinkedHashMap<>();

@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * {@link LeaseholdHealthAutoConfiguration} for Spring Boot 3: the {@link LeaseholdBoot3HealthIndicator},
  * contributed as {@code leasehold}, when the application has Boot 3's Actuator and one
- * {@link RedisLockClient}; {@code management.health.leasehold.enabled=false} turns it off. On
+ * {@link RedisLockClient} or {@link LazyRedisLockClient}; {@code management.health.leasehold.enabled=false} turns it off. On
  * Boot 4 the outer condition fails (the package is gone), so the nested configuration, whose
  * annotations name Boot 3 classes, is never read.
  */
@@ -21,13 +21,20 @@ import org.springframework.context.annotation.Configuration;
 public class LeaseholdBoot3HealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnSingleCandidate(RedisLockClient.class)
     @ConditionalOnEnabledHealthIndicator("leasehold")
     static class Indicator {
 
         @Bean
+        @ConditionalOnSingleCandidate(RedisLockClient.class)
         @ConditionalOnMissingBean(name = "leaseholdHealthIndicator")
         LeaseholdBoot3HealthIndicator leaseholdHealthIndicator(RedisLockClient client) {
+            return new LeaseholdBoot3HealthIndicator(client);
+        }
+
+        @Bean(name = "leaseholdHealthIndicator")
+        @ConditionalOnSingleCandidate(LazyRedisLockClient.class)
+        @ConditionalOnMissingBean(name = "leaseholdHealthIndicator")
+        LeaseholdBoot3HealthIndicator leaseholdLazyHealthIndicator(LazyRedisLockClient client) {
             return new LeaseholdBoot3HealthIndicator(client);
         }
     }

@@ -1,8 +1,11 @@
 package dev.leasehold.spring;
 
+import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
+
+import java.util.function.Supplier;
 
 /**
  * {@link LeaseholdHealthIndicator} for Spring Boot 3, whose Actuator keeps health indicators in
@@ -12,15 +15,26 @@ import org.springframework.boot.actuate.health.Health;
  */
 public class LeaseholdBoot3HealthIndicator extends AbstractHealthIndicator {
 
-    private final RedisLockClient client;
+    private final LockClient client;
+    private final Supplier<RedisLockClient> connected;
 
     public LeaseholdBoot3HealthIndicator(RedisLockClient client) {
+        this(client, () -> client);
+    }
+
+    /** For a client that connects at its first use: DOWN until the server answers. */
+    public LeaseholdBoot3HealthIndicator(LazyRedisLockClient client) {
+        this(client, client::connected);
+    }
+
+    private LeaseholdBoot3HealthIndicator(LockClient client, Supplier<RedisLockClient> connected) {
         super("Leasehold's Redis health check failed");
         this.client = client;
+        this.connected = connected;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.up().withDetails(HealthProbe.run(client, builder::withDetail));
+        builder.up().withDetails(HealthProbe.run(client, connected, builder::withDetail));
     }
 }

@@ -1,8 +1,11 @@
 package dev.leasehold.spring;
 
+import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+
+import java.util.function.Supplier;
 
 /**
  * Health of the lock backend, for Spring Boot Actuator ({@code /actuator/health/leasehold}): UP when
@@ -18,15 +21,26 @@ public class LeaseholdHealthIndicator extends AbstractHealthIndicator {
     /** The lock name the probe reads. */
     public static final String PROBE_NAME = "leasehold:health";
 
-    private final RedisLockClient client;
+    private final LockClient client;
+    private final Supplier<RedisLockClient> connected;
 
     public LeaseholdHealthIndicator(RedisLockClient client) {
+        this(client, () -> client);
+    }
+
+    /** For a client that connects at its first use: DOWN until the server answers. */
+    public LeaseholdHealthIndicator(LazyRedisLockClient client) {
+        this(client, client::connected);
+    }
+
+    private LeaseholdHealthIndicator(LockClient client, Supplier<RedisLockClient> connected) {
         super("Leasehold's Redis health check failed");
         this.client = client;
+        this.connected = connected;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.up().withDetails(HealthProbe.run(client, builder::withDetail));
+        builder.up().withDetails(HealthProbe.run(client, connected, builder::withDetail));
     }
 }

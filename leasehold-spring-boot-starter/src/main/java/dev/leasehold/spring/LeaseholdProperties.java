@@ -15,6 +15,7 @@ public class LeaseholdProperties {
     private final Redis redis = new Redis();
     private final Locked locked = new Locked();
     private final LeaderElection leadership = new LeaderElection();
+    private final Observations observations = new Observations();
 
     public Redis getRedis() {
         return redis;
@@ -26,6 +27,10 @@ public class LeaseholdProperties {
 
     public LeaderElection getLeadership() {
         return leadership;
+    }
+
+    public Observations getObservations() {
+        return observations;
     }
 
     /** The Redis backend the auto-configured {@code LockClient} connects to. */
@@ -70,6 +75,16 @@ public class LeaseholdProperties {
          * e.g. a private CA. Default: the JDK's trust store.
          */
         private Path trustedCertificate;
+
+        /**
+         * Whether the application connects to Redis when it starts (default true), failing the startup
+         * when the server cannot be reached. False: the application starts while Redis is down, the
+         * LockClient bean connects at its first use (a call that cannot connect throws
+         * LockUnavailableException, and the next one tries again) or at the first health check, and the
+         * health indicator shows DOWN until the server answers. The bean is then a LockClient, not a
+         * RedisLockClient.
+         */
+        private boolean connectOnStartup = true;
 
         public String getUri() {
             return uri;
@@ -117,6 +132,14 @@ public class LeaseholdProperties {
 
         public void setTrustedCertificate(Path trustedCertificate) {
             this.trustedCertificate = trustedCertificate;
+        }
+
+        public boolean isConnectOnStartup() {
+            return connectOnStartup;
+        }
+
+        public void setConnectOnStartup(boolean connectOnStartup) {
+            this.connectOnStartup = connectOnStartup;
         }
     }
 
@@ -201,6 +224,40 @@ public class LeaseholdProperties {
 
         public void setValue(String value) {
             this.value = value;
+        }
+    }
+
+    /** Traces of the locks: Micrometer observations, reported when the application has an ObservationRegistry. */
+    public static class Observations {
+
+        /**
+         * Whether each acquisition's wait (leasehold.acquire) and each hold (leasehold.lease) is reported as
+         * an observation, inside the caller's current one, when the application has an ObservationRegistry
+         * bean (as Spring Boot's Actuator configures): so a request's trace shows where it waited for a lock.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Whether the observations carry the lock name as the high-cardinality key value leasehold.lock.name
+         * (a span attribute, never a meter tag). Off by default: lock names may carry customer data such as
+         * order ids, and a tracing backend indexes them.
+         */
+        private boolean lockNames;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public boolean isLockNames() {
+            return lockNames;
+        }
+
+        public void setLockNames(boolean lockNames) {
+            this.lockNames = lockNames;
         }
     }
 }

@@ -36,7 +36,8 @@ import java.lang.annotation.Target;
  *   {@code @Locked(name = "'nightly'", waitFor = "0", ifLocked = SKIP, holdAtLeast = "1m")} runs the job
  *   once per period: the instances that lose skip quietly, and {@link #holdAtLeast()} keeps the lock
  *   past a quick run so that an instance whose clock fires a moment later finds it still held.</li>
- *   <li><b>Checked at startup:</b> a malformed or out-of-range duration, {@link #ttl()} or
+ *   <li><b>Checked at startup:</b> a malformed or out-of-range duration, a {@link #kind()} and
+ *   {@link #permits()} that do not fit together, {@link #ttl()} or
  *   {@link #maxHold()} with {@link #leaseTime()}, {@link IfLocked#SKIP} on a method returning a
  *   primitive, a {@link #name()} that is not SpEL or refers
  *   to a variable the method does not have, two {@code Lease} parameters, a method a proxy cannot
@@ -123,6 +124,25 @@ public @interface Locked {
     /** What the call does when the lock cannot be had within {@link #waitFor()}: throw, unless said otherwise. */
     IfLocked ifLocked() default IfLocked.FAIL;
 
-    /** Which lock: an exclusive {@link LockKind#MUTEX} unless said otherwise. */
-    LockKind kind() default LockKind.MUTEX;
+    /**
+     * Which lock, as the class of a {@link dev.leasehold.LockKind} (an annotation can hold a class, not
+     * a sealed interface's value): {@code LockKind.Mutex.class} (exclusive, the default),
+     * {@code LockKind.Fair.class} (exclusive, in arrival order), {@code LockKind.Read.class} and
+     * {@code LockKind.Write.class} (the two halves of a read-write lock), or
+     * {@code LockKind.Permits.class} with {@link #permits()}: one permit of a semaphore, so that at most
+     * that many calls run at once across the cluster. Another class fails the bean's creation.
+     *
+     * <p>This replaces the starter's own enum {@code dev.leasehold.spring.LockKind}: write
+     * {@code kind = LockKind.Read.class} with {@code import dev.leasehold.LockKind} where
+     * {@code kind = LockKind.READ} was.
+     */
+    Class<? extends dev.leasehold.LockKind> kind() default dev.leasehold.LockKind.Mutex.class;
+
+    /**
+     * The semaphore's number of permits, with {@code kind = LockKind.Permits.class} only (which needs
+     * it, 1 to {@link dev.leasehold.DistributedSemaphore#MAX_PERMITS}); every caller of the name must
+     * give the same number, else the call throws {@link dev.leasehold.PermitsMismatchException}. 0 (the
+     * default) for every other kind.
+     */
+    int permits() default 0;
 }

@@ -1,7 +1,7 @@
 package dev.leasehold.spring;
 
-import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
+import dev.leasehold.LeaseSource;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockTimeoutException;
@@ -63,7 +63,7 @@ final class LockedInterceptor implements MethodInterceptor {
         String name = locked.name().evaluate(target, args, beanFactory);
         AtomicBoolean ran = new AtomicBoolean();
         try {
-            DistributedLock lock = locked.kind().on(client.get(), name, locked.options());
+            LeaseSource lock = LockedKind.on(client.get(), locked.kind(), name, locked.options());
             Callable<Object> work = () -> {
                 ran.set(true);
                 if (locked.leaseIndex() >= 0) {

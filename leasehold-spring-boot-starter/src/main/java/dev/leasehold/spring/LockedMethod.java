@@ -2,6 +2,7 @@ package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseSource;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -25,7 +26,7 @@ import java.util.function.UnaryOperator;
  * @param name       its lock name expression
  * @param waitFor    how long a call waits for the lock
  * @param options    how the lease is held
- * @param kind       which lock
+ * @param kind       which lock ({@link Locked#kind()} with {@link Locked#permits()})
  * @param leaseIndex the position of its {@link Lease} parameter, or -1
  * @param ifLocked   what a call does when the lock cannot be had
  */
@@ -42,7 +43,7 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
      *         proxy cannot intercept it (private, final, static), or it returns a future, a stage or a
      *         reactive stream (its work would outlive the lock) without being {@code @Async}, or
      *         {@code leaseTime} comes with {@code ttl} or {@code maxHold}, or {@code SKIP} with a
-     *         primitive return type
+     *         primitive return type, or {@code kind} and {@code permits} do not fit together
      */
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders,
                            LeaseholdProperties.Locked defaults) {
@@ -59,7 +60,8 @@ record LockedMethod(Method method, LockNameExpression name, Duration waitFor, Lo
         }
         LockOptions options = options(locked, where, placeholders, defaults);
         requireSkippable(method, locked.ifLocked(), where.formatted("ifLocked"));
-        return new LockedMethod(method, name, waitFor, options, locked.kind(), leaseIndex(method, onMethod),
+        LockKind kind = LockedKind.of(locked, where.formatted("kind"));
+        return new LockedMethod(method, name, waitFor, options, kind, leaseIndex(method, onMethod),
                 locked.ifLocked());
     }
 

@@ -3,6 +3,7 @@ package dev.leasehold.spring;
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
@@ -50,10 +51,16 @@ final class UnknownProperties implements BeanFactoryPostProcessor {
             }
             names.stream().filter(ROOT::isAncestorOf).filter(name -> !knownNames.contains(name)).findFirst()
                     .ifPresent(name -> {
-                        throw new LeaseholdConfigurationException(name.toString(), "is not a Leasehold property; "
-                                + "did you mean " + closest(name.toString(), known) + "?", null);
+                        throw new LeaseholdConfigurationException(name.toString(), "is not a Leasehold property"
+                                + where(source, name) + "; did you mean " + closest(name.toString(), known) + "?", null);
                     });
         }
+    }
+
+    /** Where the property was set (" (set in class path resource [application.yml] - 3:5)"), when Spring knows. */
+    private static String where(ConfigurationPropertySource source, ConfigurationPropertyName name) {
+        ConfigurationProperty property = source.getConfigurationProperty(name);
+        return property == null || property.getOrigin() == null ? "" : " (set in " + property.getOrigin() + ")";
     }
 
     private static boolean hostWide(ConfigurationPropertySource source) {

@@ -1,6 +1,7 @@
 package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LockKind;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -43,12 +44,17 @@ class BadConfigurationTest {
                 .hasMessageContaining("did you mean leasehold.redis.operation-timeout?"));
         runner.withPropertyValues("leasehold.locked.defaultWiat=5s").run(context -> assertThat(failure(context))
                 .hasMessageContaining("leasehold.locked.defaultwiat").hasMessageContaining("leasehold.locked.default-wait?"));
+        runner.withPropertyValues("leasehold.observations.lock-name=true").run(context -> assertThat(failure(context))
+                .hasMessageContaining("did you mean leasehold.observations.lock-names?"));
+        runner.withPropertyValues("leasehold.redis.connect-on-start=false").run(context -> assertThat(failure(context))
+                .hasMessageContaining("did you mean leasehold.redis.connect-on-startup?"));
     }
 
     @Test
     void everyDocumentedPropertyIsKnown() {
         assertThat(UnknownProperties.known()).contains("leasehold.redis.uri", "leasehold.redis.operation-timeout",
-                "leasehold.redis.key-prefix", "leasehold.redis.trusted-certificate", "leasehold.locked.default-ttl");
+                "leasehold.redis.key-prefix", "leasehold.redis.trusted-certificate", "leasehold.locked.default-ttl",
+                "leasehold.redis.connect-on-startup", "leasehold.observations.enabled", "leasehold.observations.lock-names");
         runner.withPropertyValues("leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port(),
                 "leasehold.redis.keyPrefix=app:",
                 "leasehold.locked.default-wait=2s").run(context -> assertThat(context).hasNotFailed());
@@ -230,6 +236,24 @@ class BadConfigurationTest {
         live.withBean(SkipVoidAndWrapper.class).run(context -> assertThat(context).hasNotFailed());
     }
 
+    @Test
+    void aKindAndPermitsThatDoNotFitTogetherFailTheBeanNamingMethodAndAttribute() {
+        ApplicationContextRunner live = runner.withPropertyValues(
+                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
+        live.withBean(PermitsWithoutCount.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(kind) on PermitsWithoutCount.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("add permits = 3"));
+        live.withBean(CountWithoutPermits.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(kind) on CountWithoutPermits.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("permits = 2 is for a semaphore only"));
+        live.withBean(TooManyPermits.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(kind) on TooManyPermits.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("permits"));
+        live.withBean(KindInterface.class).run(context -> assertThat(failure(context))
+                .returns("@Locked(kind) on KindInterface.run()", LeaseholdConfigurationException::setting)
+                .hasMessageContaining("LockKind.class names no lock kind"));
+    }
+
     private static LeaseholdConfigurationException failure(AssertableApplicationContext context) {
         assertThat(context).hasFailed();
         return findCause(context.getStartupFailure(), LeaseholdConfigurationException.class);
@@ -374,6 +398,30 @@ class BadConfigurationTest {
 
     public static class UnresolvedPlaceholder {
         @Locked(name = "'x'", waitFor = "${orders.lock-wait}")
+        public void run() {
+        }
+    }
+
+    public static class PermitsWithoutCount {
+        @Locked(name = "'x'", kind = LockKind.Permits.class)
+        public void run() {
+        }
+    }
+
+    public static class CountWithoutPermits {
+        @Locked(name = "'x'", kind = LockKind.Write.class, permits = 2)
+        public void run() {
+        }
+    }
+
+    public static class TooManyPermits {
+        @Locked(name = "'x'", kind = LockKind.Permits.class, permits = Integer.MAX_VALUE)
+        public void run() {
+        }
+    }
+
+    public static class KindInterface {
+        @Locked(name = "'x'", kind = LockKind.class)
         public void run() {
         }
     }

@@ -34,7 +34,8 @@ class ConfigurationMetadataTest {
         }
         assertThat(described).containsOnlyKeys("leasehold.redis.uri", "leasehold.redis.operation-timeout",
                 "leasehold.redis.max-recheck", "leasehold.redis.fence-retention", "leasehold.redis.key-prefix",
-                "leasehold.redis.trusted-certificate", "leasehold.locked.default-wait", "leasehold.locked.default-ttl",
+                "leasehold.redis.trusted-certificate", "leasehold.redis.connect-on-startup",
+                "leasehold.observations.enabled", "leasehold.observations.lock-names", "leasehold.locked.default-wait", "leasehold.locked.default-ttl",
                 "leasehold.leadership.name", "leasehold.leadership.ttl", "leasehold.leadership.leader-id",
                 "leasehold.leadership.value");
         assertThat(described.values()).allSatisfy(text -> assertThat(text).hasSizeGreaterThan(20));

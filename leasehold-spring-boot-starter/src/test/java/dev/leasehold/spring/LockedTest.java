@@ -2,6 +2,7 @@ package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
@@ -30,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -155,24 +157,45 @@ class LockedTest {
     void readersShareTheLockAndAWriterWaitsForThem() throws Exception {
         on(server).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
-            CountDownLatch bothInside = new CountDownLatch(2);
-            CountDownLatch leave = new CountDownLatch(1);
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            try {
-                Future<?> r1 = pool.submit(() -> services.read(1, bothInside, leave));
-                Future<?> r2 = pool.submit(() -> services.read(1, bothInside, leave));
-                assertThat(bothInside.await(10, TimeUnit.SECONDS)).as("two readers inside at once").isTrue();
-                assertThatThrownBy(() -> services.write(1)).isExactlyInstanceOf(LockTimeoutException.class);
-                leave.countDown();
-                r1.get(10, TimeUnit.SECONDS);
-                r2.get(10, TimeUnit.SECONDS);
-                assertThat(services.write(1)).isEqualTo("doc:1");
-            } finally {
-                leave.countDown();
-                pool.shutdownNow();
-            }
+            twoInside("two readers inside at once", (inside, leave) -> services.read(1, inside, leave),
+                    () -> assertThatThrownBy(() -> services.write(1)).isExactlyInstanceOf(LockTimeoutException.class));
+            assertThat(services.write(1)).isEqualTo("doc:1");
             assertThat(services.fair(4)).isEqualTo("queue:4");
         });
+    }
+
+    @Test
+    void aSemaphoreOfTwoPermitsLetsTwoCallsInAndAThirdWaits() throws Exception {
+        on(server).run(context -> {
+            LockedServices services = context.getBean(LockedServices.class);
+            twoInside("two permits held at once", services::permit,
+                    () -> assertThatThrownBy(services::quickPermit).isExactlyInstanceOf(LockTimeoutException.class)
+                            .hasMessageContaining("exports"));
+            assertThat(services.quickPermit()).isEqualTo("exports");
+        });
+    }
+
+    /**
+     * Runs {@code call} on two threads at once, checks that both got inside, runs {@code whileInside},
+     * then lets both leave and waits until they did.
+     */
+    private static void twoInside(String what, BiConsumer<CountDownLatch, CountDownLatch> call, Runnable whileInside)
+            throws Exception {
+        CountDownLatch bothInside = new CountDownLatch(2);
+        CountDownLatch leave = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> first = pool.submit(() -> call.accept(bothInside, leave));
+            Future<?> second = pool.submit(() -> call.accept(bothInside, leave));
+            assertThat(bothInside.await(10, TimeUnit.SECONDS)).as(what).isTrue();
+            whileInside.run();
+            leave.countDown();
+            first.get(10, TimeUnit.SECONDS);
+            second.get(10, TimeUnit.SECONDS);
+        } finally {
+            leave.countDown();
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -324,7 +347,7 @@ class LockedTest {
             throw toThrow;
         }
 
-        @Locked(name = "'doc:' + #id", kind = LockKind.READ, waitFor = "5s")
+        @Locked(name = "'doc:' + #id", kind = LockKind.Read.class, waitFor = "5s")
         public void read(long id, CountDownLatch bothInside, CountDownLatch leave) {
             bothInside.countDown();
             try {
@@ -334,13 +357,28 @@ class LockedTest {
             }
         }
 
-        @Locked(name = "'doc:' + #id", kind = LockKind.WRITE, waitFor = "${services.short-wait}")
+        @Locked(name = "'doc:' + #id", kind = LockKind.Write.class, waitFor = "${services.short-wait}")
         public String write(long id) {
             return Lease.current().lockName();
         }
 
-        @Locked(name = "'queue:' + #id", kind = LockKind.FAIR, waitFor = "5s")
+        @Locked(name = "'queue:' + #id", kind = LockKind.Fair.class, waitFor = "5s")
         public String fair(long id) {
+            return Lease.current().lockName();
+        }
+
+        @Locked(name = "'exports'", kind = LockKind.Permits.class, permits = 2, waitFor = "5s")
+        public void permit(CountDownLatch inside, CountDownLatch leave) {
+            inside.countDown();
+            try {
+                leave.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Locked(name = "'exports'", kind = LockKind.Permits.class, permits = 2, waitFor = "${services.short-wait}")
+        public String quickPermit() {
             return Lease.current().lockName();
         }
 

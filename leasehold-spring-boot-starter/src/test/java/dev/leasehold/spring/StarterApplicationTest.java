@@ -57,6 +57,18 @@ class StarterApplicationTest {
                 .contains("Correct spring.data.redis.url");
     }
 
+    /** A typo in application.properties (here typo.properties) stops the start, saying which file and line. */
+    @Test
+    void aMistypedPropertyIsReportedWithItsFileAndLineAndTheClosestName(CapturedOutput output) {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+                .properties("spring.config.location=classpath:typo.properties");
+        assertThatThrownBy(app::run).isInstanceOf(LeaseholdConfigurationException.class)
+                .hasMessageContaining("leasehold.redis.operation-timout: is not a Leasehold property "
+                        + "(set in class path resource [typo.properties]")
+                .hasMessageContaining("did you mean leasehold.redis.operation-timeout?");
+        assertThat(output.getAll()).contains("APPLICATION FAILED TO START");
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class Application {

@@ -1,0 +1,97 @@
+package dev.leasehold.jdbc;
+
+import dev.leasehold.LockKind;
+import dev.leasehold.LockOptions;
+import dev.leasehold.spi.Backend;
+import dev.leasehold.spi.Inspector;
+import dev.leasehold.spi.LeaderRecords;
+import dev.leasehold.spi.LockProtocol;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * PostgreSQL as the core client's {@link Backend}: one {@link JdbcLockProtocol} per lock kind over
+ * the client's lease table (every kind, semaphores included), its leader records, its inspector, and
+ * the end of its LISTEN connection and executor.
+ */
+final class JdbcBackend implements Backend {
+
+    private final JdbcLockProtocol.Shared shared;
+    private final Map<LockKind, JdbcLockProtocol> protocols = new ConcurrentHashMap<>();
+    private final JdbcLeaderRecords leaderRecords;
+    private final JdbcInspector inspector;
+
+    JdbcBackend(JdbcLockProtocol.Shared shared) {
+        this.shared = shared;
+        this.leaderRecords = new JdbcLeaderRecords(shared);
+        this.inspector = new JdbcInspector(shared);
+    }
+
+    @Override
+    public String describe() {
+        return shared.database();
+    }
+
+    /**
+     * {@code name} if it can be a primary key entry: at most 2048 bytes in UTF-8 (names of other
+     * scripts than Latin may reach it before 1024 characters), without NUL.
+     */
+    @Override
+    public String lockName(String name) {
+        return IndexedText.name(name);
+    }
+
+    /** Every kind; options change nothing here, so one protocol serves each kind (and each number of permits). */
+    @Override
+    public LockProtocol protocol(LockKind kind, LockOptions options) {
+        return protocols.computeIfAbsent(kind, key -> new JdbcLockProtocol(shared, LeaseKind.of(key)));
+    }
+
+    /** Counts the name's live permit rows, on the caller's thread, in one bounded transaction. */
+    @Override
+    public int availablePermits(String name, int permits) {
+        try (Connection connection = shared.dataSource().getConnection()) {
+            return shared.table().availablePermits(connection, name, permits);
+        } catch (SQLException | RuntimeException e) {
+            throw JdbcErrors.translate(shared.database(), "counting the free permits of '" + name + "'", e);
+        }
+    }
+
+    @Override
+    public Optional<Inspector> inspector() {
+        return Optional.of(inspector);
+    }
+
+    /**
+     * Leader records of elections: a row per election in {@code <table>_leader} (created on first
+     * use), fenced by the term's token, expiring in database time with the term.
+     */
+    @Override
+    public LeaderRecords leaderRecords() {
+        return leaderRecords;
+    }
+
+    /** Release subscriptions of waiting acquisitions open now. */
+    int activeSubscriptions() {
+        return shared.listener().subscriptions();
+    }
+
+    @Override
+    public void close() {
+        shared.listener().close();
+        shared.executor().shutdown();
+        try {
+            if (!shared.executor().awaitTermination(5, TimeUnit.SECONDS)) {
+                shared.executor().shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            shared.executor().shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.leasehold.spring;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockClient;
+import dev.leasehold.LockUnavailableException;
+import dev.leasehold.launcher.FreePorts;
+import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.redis.RedisLockClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code leasehold.redis.connect-on-startup=false}: the application starts while Redis is down, the
+ * health indicator is DOWN until the server answers, a lock used before that fails with the typed
+ * error, and the first use after it connects; the server is a real one, started after the context.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LazyConnectTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class, LeaseholdHealthAutoConfiguration.class))
+            .withBean(Reports.class);
+
+    @Test
+    void theApplicationStartsWhileRedisIsDownAndConnectsOnceItAnswers() {
+        int port = FreePorts.find();
+        runner.withPropertyValues("leasehold.redis.uri=redis://127.0.0.1:" + port, "leasehold.redis.connect-on-startup=false",
+                "leasehold.redis.operation-timeout=500ms").run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(LockClient.class).doesNotHaveBean(RedisLockClient.class);
+            LazyRedisLockClient client = context.getBean(LazyRedisLockClient.class);
+            assertThat(client.isConnected()).isFalse();
+            assertThat(client.describe()).contains("leasehold.redis.uri").contains("not connected yet");
+            HealthIndicator health = context.getBean("leaseholdHealthIndicator", HealthIndicator.class);
+            Health down = health.health(true);
+            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(down.getDetails()).containsKey("error").containsKey("server");
+
+            Reports reports = context.getBean(Reports.class);
+            assertThatThrownBy(() -> reports.nightly()).isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("127.0.0.1:" + port);
+            assertThat(reports.runs).as("the method did not run without its lock").isZero();
+
+            try (RedisServer server = RedisServer.builder().port(port).start()) {
+                assertThat(reports.nightly()).as("the first use after the server came up connected").isEqualTo("nightly");
+                assertThat(client.isConnected()).isTrue();
+                assertThat(client.describe()).isEqualTo(server.uri());
+                assertThat(client.connected().describe()).as("the connected client, for inspect and list").isEqualTo(server.uri());
+                assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+            }
+        });
+    }
+
+    @Test
+    void theHealthCheckConnectsTooAndTheSettingsAreStillCheckedAtStartup() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.connect-on-startup=false")
+                    .run(context -> {
+                        LazyRedisLockClient client = context.getBean(LazyRedisLockClient.class);
+                        assertThat(client.isConnected()).as("nothing connected at startup").isFalse();
+                        HealthIndicator health = context.getBean("leaseholdHealthIndicator", HealthIndicator.class);
+                        assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+                        assertThat(client.isConnected()).isTrue();
+                        try (Lease lease = client.lock("report").acquire()) {
+                            assertThat(lease.token()).isPositive();
+                        }
+                    });
+        }
+        runner.withPropertyValues("leasehold.redis.uri=localhost:6379", "leasehold.redis.connect-on-startup=false")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining(LeaseholdConfigurationException.class.getName() + ": leasehold.redis.uri: "));
+    }
+
+    static class Reports {
+        volatile int runs;
+
+        @Locked(name = "'nightly'", waitFor = "1s")
+        public String nightly() {
+            runs++;
+            return Lease.current().lockName();
+        }
+    }
+}
