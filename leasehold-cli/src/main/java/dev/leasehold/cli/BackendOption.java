@@ -1,12 +1,7 @@
 package dev.leasehold.cli;
 
-import dev.leasehold.LockClient;
-import dev.leasehold.etcd.EtcdLockClient;
+import dev.leasehold.engine.EngineLockClient;
 import dev.leasehold.etcd.EtcdLocks;
-import dev.leasehold.LockInfo;
-import dev.leasehold.redis.RedisLockClient;
-import dev.leasehold.zookeeper.LockQueue;
-import dev.leasehold.zookeeper.ZooKeeperLockClient;
 import dev.leasehold.zookeeper.ZooKeeperLocks;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -14,17 +9,14 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
- * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run} and
- * {@code inspect}: Redis through {@link RedisOption} (the default), a ZooKeeper ensemble, or an etcd
- * cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR} environment variable; ZooKeeper's
- * digest credentials come from {@value #ZOOKEEPER_DIGEST_ENV_VAR} ({@code user:password}).
+ * The {@code --backend redis|zookeeper|etcd} and {@code --endpoints} options of {@code run},
+ * {@code inspect}, {@code list} and {@code break}: Redis through {@link RedisOption} (the default), a
+ * ZooKeeper ensemble, or an etcd cluster. etcd's endpoints fall back to the {@value #ETCD_ENV_VAR}
+ * environment variable; ZooKeeper's digest credentials come from {@value #ZOOKEEPER_DIGEST_ENV_VAR}
+ * ({@code user:password}). Every backend is one {@link EngineLockClient}: the commands lock, inspect,
+ * list and break through it alone, whatever the backend.
  */
 final class BackendOption {
 
@@ -48,24 +40,17 @@ final class BackendOption {
                     + " http://host:port[,http://host:port...], default $" + ETCD_ENV_VAR + ".")
     private String endpoints;
 
-    /** A connected client and how to read a lock's state on it; closing it closes the client. */
-    record Connected(LockClient client, Function<String, LockInfo> inspect) implements AutoCloseable {
-        @Override
-        public void close() {
-            client.close();
-        }
-    }
-
     /** The longest ZooKeeper session the client may ask for, and so the longest {@code --ttl} on ZooKeeper. */
     static final Duration MAX_ZOOKEEPER_SESSION = Duration.ofMinutes(10);
 
     /**
-     * Connects to the chosen backend, for reading only ({@code inspect}): ZooKeeper's default session.
+     * Connects to the chosen backend, for the administrator's commands ({@code inspect}, {@code list},
+     * {@code break}): ZooKeeper's default session.
      *
      * @throws ParameterException if the options do not fit together or the endpoints are malformed
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
      */
-    Connected connect(RedisOption redis) {
+    EngineLockClient connect(RedisOption redis) {
         return connect(redis, null);
     }
 
@@ -83,11 +68,11 @@ final class BackendOption {
      *                            or the ttl is longer than a ZooKeeper session may be
      * @throws dev.leasehold.LockUnavailableException if the backend cannot be reached
      */
-    Connected connect(RedisOption redis, Duration ttl) {
-        if (backend != Backend.redis && spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
+    EngineLockClient connect(RedisOption redis, Duration ttl) {
+        if (backend != Backend.redis && redis.given()) {
             // Contradictory options: the user may believe the lock is taken on that Redis.
-            throw new ParameterException(spec.commandLine(), "--redis is for --backend redis; with --backend "
-                    + backend + " give the servers with --endpoints");
+            throw new ParameterException(spec.commandLine(), "--redis is for --backend redis (and so is --redis-file);"
+                    + " with --backend " + backend + " give the servers with --endpoints");
         }
         return switch (backend) {
             case redis -> connectRedis(redis);
@@ -96,16 +81,15 @@ final class BackendOption {
         };
     }
 
-    private Connected connectRedis(RedisOption redis) {
+    private EngineLockClient connectRedis(RedisOption redis) {
         if (endpoints != null) {
             throw new ParameterException(spec.commandLine(), "--endpoints is for --backend zookeeper or etcd;"
                     + " give a Redis server with --redis URI");
         }
-        RedisLockClient client = redis.connect();
-        return new Connected(client, client::inspect);
+        return redis.connect();
     }
 
-    private Connected connectZooKeeper(Duration ttl) {
+    private EngineLockClient connectZooKeeper(Duration ttl) {
         if (endpoints == null || endpoints.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--backend zookeeper needs --endpoints"
                     + " host:port[,host:port...][/chroot]");
@@ -129,16 +113,14 @@ final class BackendOption {
                         + " must be user:password, with a user and a password");
             }
         }
-        ZooKeeperLockClient client;
         try {
-            client = builder.connectString(endpoints).build();
+            return builder.connectString(endpoints).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }
-        return new Connected(client, client::inspect);
     }
 
-    private Connected connectEtcd() {
+    private EngineLockClient connectEtcd() {
         String urls = endpoints != null ? endpoints : System.getenv(ETCD_ENV_VAR);
         if (urls == null || urls.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--backend etcd needs --endpoints"
@@ -150,7 +132,15 @@ final class BackendOption {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--endpoints: " + e.getMessage());
         }
-        EtcdLockClient client = builder.connect();
-        return new Connected(client, client::inspect);
+        return builder.connect();
+    }
+
+    /**
+     * The usage error for an administrator's command ({@code what}: "list locks", ...) that the
+     * chosen backend cannot do, with its reason: a retry cannot help, so it is no outage.
+     */
+    CliException unsupported(String what, UnsupportedOperationException reason) {
+        return new CliException(ExitCodes.USAGE, "--backend " + backend + " cannot " + what + ": "
+                + reason.getMessage(), reason);
     }
 }

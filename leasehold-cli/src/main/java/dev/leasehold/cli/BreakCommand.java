@@ -2,7 +2,7 @@ package dev.leasehold.cli;
 
 import dev.leasehold.BrokenLock;
 import dev.leasehold.LockInfo;
-import dev.leasehold.redis.RedisLockClient;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,14 +18,15 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * {@code leasehold break NAME --reason TEXT [--yes]}: breaks a lock as an administrator (see
- * {@link RedisLockClient#breakLock(String, String)}). Asks for confirmation on a terminal; without
- * one (a script, a pipe), {@code --yes} is required, so a stray invocation never breaks a lock.
+ * {@code leasehold break NAME --reason TEXT [--yes]}: breaks a lock as an administrator, whatever
+ * kind holds it (see {@link EngineLockClient#breakLock(String, String)}). Asks for confirmation on a
+ * terminal; without one (a script, a pipe), {@code --yes} is required, so a stray invocation never
+ * breaks a lock.
  */
 @Command(name = "break", mixinStandardHelpOptions = true,
-        description = {"Breaks the lock NAME: deletes its holder's key, advances the fence so every later token "
-                + "exceeds the broken holder's, records who broke it and why (in {NAME}:broken, for 24 h) and "
-                + "wakes the waiters.",
+        description = {"Breaks the lock NAME: removes its holders (every reader or permit too), advances the "
+                + "fence so every later token exceeds the broken holders', records who broke it and why (on "
+                + "Redis in {NAME}:broken, for 24 h) and wakes the waiters.",
                 "The broken holder keeps running until its next renewal (or, for a fixed lease, its deadline) "
                         + "tells it: a resource that does not check fencing tokens can see its writes and the "
                         + "next holder's. Exit code " + ExitCodes.NOT_HELD + " when the lock was free."})
@@ -36,6 +37,9 @@ final class BreakCommand implements Callable<Integer> {
 
     @Mixin
     private RedisOption redis;
+
+    @Mixin
+    private BackendOption backend;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
     private String name;
@@ -56,36 +60,43 @@ final class BreakCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (RedisLockClient client = redis.connect()) {
+        try (EngineLockClient client = backend.connect(redis)) {
             try {
-                if (!yes) {
-                    LockInfo info = client.inspect(name);
-                    if (!info.isHeld()) {
-                        err.println("Lock '" + name + "' is free; nothing to break.");
-                        err.flush();
-                        return ExitCodes.NOT_HELD;
-                    }
-                    String answer = console.readLine("Break lock '%s' held by %s (%s left)? [y/N] ", name,
-                            info.holder().orElse("?"), info.remaining().map(Durations::format).orElse("no ttl"));
-                    if (answer == null || !answer.trim().toLowerCase(Locale.ROOT).startsWith("y")) {
-                        err.println("Not broken.");
-                        err.flush();
-                        return ExitCodes.NOT_CONFIRMED;
-                    }
-                }
-                Optional<BrokenLock> broken = client.breakLock(name, reason);
-                if (broken.isEmpty()) {
-                    err.println("Lock '" + name + "' is free; nothing to break.");
-                    err.flush();
-                    return ExitCodes.NOT_HELD;
-                }
-                out.println("broke '" + name + "': holder " + broken.get().holder() + " removed, fence now "
-                        + broken.get().fence() + "; the next token will exceed it");
-                out.flush();
-                return ExitCodes.OK;
+                return breakLock(client, console, out, err);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            } catch (UnsupportedOperationException e) {
+                throw backend.unsupported("break a lock", e);
             }
         }
+    }
+
+    private int breakLock(EngineLockClient locks, Console console, PrintWriter out, PrintWriter err) {
+        if (!yes) {
+            LockInfo info = locks.inspect(name);
+            if (!info.isHeld()) {
+                err.println("Lock '" + name + "' is free; nothing to break.");
+                err.flush();
+                return ExitCodes.NOT_HELD;
+            }
+            String answer = console.readLine("Break lock '%s' held by %s (%s%s)? [y/N] ", name,
+                    LockInfoFormat.holders(info), info.kind().isPresent() ? LockInfoFormat.kind(info) + ", " : "",
+                    info.remaining().map(left -> Durations.format(left) + " left").orElse("no ttl"));
+            if (answer == null || !answer.trim().toLowerCase(Locale.ROOT).startsWith("y")) {
+                err.println("Not broken.");
+                err.flush();
+                return ExitCodes.NOT_CONFIRMED;
+            }
+        }
+        Optional<BrokenLock> broken = locks.breakLock(name, reason);
+        if (broken.isEmpty()) {
+            err.println("Lock '" + name + "' is free; nothing to break.");
+            err.flush();
+            return ExitCodes.NOT_HELD;
+        }
+        out.println("broke '" + name + "': holder " + broken.get().holder() + " removed, fence now "
+                + broken.get().fence() + "; the next token will exceed it");
+        out.flush();
+        return ExitCodes.OK;
     }
 }

@@ -1,6 +1,7 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.LockInfo;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,13 +14,14 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /**
- * {@code leasehold inspect NAME [--json]}: one atomic snapshot of a lock: its holder (redacted:
- * the full holder id would let anyone release the lock), remaining ttl, last fencing token and
- * live waiters.
+ * {@code leasehold inspect NAME [--json]}: one snapshot of a lock, whatever kind holds it: its
+ * kind, holders (redacted: a full holder id would let anyone release the lock), remaining ttl,
+ * last fencing token and live waiters.
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-        description = "Shows who holds the lock NAME (redacted), its remaining ttl, the last fencing token "
-                + "issued and the number of waiters.")
+        description = "Shows what holds the lock NAME: its kind (lock, fair_lock, read, write, semaphore), "
+                + "its holders (redacted), the remaining ttl, the last fencing token issued and the number "
+                + "of waiters.")
 final class InspectCommand implements Callable<Integer> {
 
     @Spec
@@ -40,11 +42,13 @@ final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LockInfo info;
-        try (BackendOption.Connected connected = backend.connect(redis)) {
+        try (EngineLockClient client = backend.connect(redis)) {
             try {
-                info = connected.inspect().apply(name);
+                info = client.inspect(name);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            } catch (UnsupportedOperationException e) {
+                throw backend.unsupported("inspect a lock", e);
             }
         }
         PrintWriter out = spec.commandLine().getOut();

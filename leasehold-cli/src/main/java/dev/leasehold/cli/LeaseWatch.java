@@ -35,6 +35,7 @@ final class LeaseWatch implements AutoCloseable {
     }
 
     private final Lease lease;
+    private final String backend;
     private final Duration margin;
     private final Duration stopAhead;
     private final Consumer<Loss> onLoss;
@@ -45,9 +46,13 @@ final class LeaseWatch implements AutoCloseable {
         return thread;
     });
 
-    /** @param grace the time the command is given between SIGTERM and SIGKILL, if the lease leaves that much */
-    LeaseWatch(Lease lease, Duration ttl, Duration grace, Consumer<Loss> onLoss) {
+    /**
+     * @param grace   the time the command is given between SIGTERM and SIGKILL, if the lease leaves that much
+     * @param backend where the lease lives, without credentials, for the message when renewals stop succeeding
+     */
+    LeaseWatch(Lease lease, Duration ttl, Duration grace, String backend, Consumer<Loss> onLoss) {
         this.lease = lease;
+        this.backend = backend;
         this.margin = marginFor(ttl);
         this.stopAhead = stopAheadFor(ttl, grace);
         this.onLoss = onLoss;
@@ -97,7 +102,8 @@ final class LeaseWatch implements AutoCloseable {
             // A check that runs late (a paused JVM) leaves less than the grace: SIGKILL sooner.
             long killAt = now + Math.max(0, left.minus(margin).toNanos());
             fire(new Loss("lease on '" + lease.lockName() + "' (token " + lease.token()
-                    + ") was not renewed in time", left, killAt));
+                    + ") was not renewed in time (no renewal succeeded at " + backend
+                    + "; check that it is running and reachable from this host)", left, killAt));
         } else {
             schedule(left.minus(stopAhead));
         }

@@ -1,7 +1,7 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.LockInfo;
-import dev.leasehold.redis.RedisLockClient;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,11 +17,12 @@ import java.util.stream.Collectors;
 
 /**
  * {@code leasehold list [PATTERN] [--json]}: the locks held right now whose names match a glob,
- * found with bounded {@code SCAN} steps (see {@link RedisLockClient#list(String)}).
+ * of every kind, as {@link EngineLockClient#list(String)} finds them on the backend (on
+ * Redis with bounded {@code SCAN} steps).
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
-        description = "Lists the locks held right now whose names match PATTERN (a Redis glob: *, ?, [abc]): "
-                + "holder (redacted), remaining ttl, last fencing token, waiters. Uses SCAN, never KEYS.")
+        description = "Lists the locks held right now whose names match PATTERN (a glob: *, ?, [abc]): kind, "
+                + "holders (redacted), remaining ttl, last fencing token, waiters. On Redis it uses SCAN, never KEYS.")
 final class ListCommand implements Callable<Integer> {
 
     @Spec
@@ -29,6 +30,9 @@ final class ListCommand implements Callable<Integer> {
 
     @Mixin
     private RedisOption redis;
+
+    @Mixin
+    private BackendOption backend;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "PATTERN", defaultValue = "*",
             description = "Glob over lock names (default: *, every lock).")
@@ -40,11 +44,13 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<LockInfo> locks;
-        try (RedisLockClient client = redis.connect()) {
+        try (EngineLockClient client = backend.connect(redis)) {
             try {
                 locks = client.list(pattern);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            } catch (UnsupportedOperationException e) {
+                throw backend.unsupported("list locks", e);
             }
         }
         PrintWriter out = spec.commandLine().getOut();

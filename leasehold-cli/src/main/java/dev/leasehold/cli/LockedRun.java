@@ -6,12 +6,11 @@ import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockInterruptedException;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.LockInfo;
+import dev.leasehold.engine.EngineLockClient;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -51,7 +50,7 @@ final class LockedRun {
 
     private enum Phase { WAITING, RUNNING, ABANDONED }
 
-    private final Function<String, LockInfo> inspect;
+    private final EngineLockClient client;
     private final DistributedLock lock;
     private final List<String> command;
     private final Duration grace;
@@ -66,9 +65,9 @@ final class LockedRun {
     private volatile ChildProcess child;
 
     /** @param wait how long to wait for the lock, or {@code null} for as long as it takes */
-    LockedRun(Function<String, LockInfo> inspect, DistributedLock lock, List<String> command, Duration grace, Duration wait,
+    LockedRun(EngineLockClient client, DistributedLock lock, List<String> command, Duration grace, Duration wait,
               boolean quiet, PrintWriter err) {
-        this.inspect = inspect;
+        this.client = client;
         this.lock = lock;
         this.command = List.copyOf(command);
         this.grace = grace;
@@ -100,7 +99,7 @@ final class LockedRun {
     private Lease acquire() {
         Lease lease;
         // try-with-resources closes the status line before a catch block prints.
-        try (WaitStatus status = new WaitStatus(inspect, lock.name(), StatusLine.onStderr(err), wait)) {
+        try (WaitStatus status = new WaitStatus(client, lock.name(), StatusLine.onStderr(err), wait)) {
             if (!quiet) {
                 status.start();
             }
@@ -108,7 +107,7 @@ final class LockedRun {
         } catch (LockTimeoutException e) {
             if (!quiet) {
                 say("lock '" + lock.name() + "' not obtained" + (wait.isZero() ? "" : " within " + Durations.format(wait))
-                        + ": " + holderNow() + "; the command did not run");
+                        + holderNow() + "; the command did not run");
             }
             return null;
         } catch (LockInterruptedException e) {
@@ -153,7 +152,7 @@ final class LockedRun {
                 started.terminate(grace); // the shutdown hook ran before it could see the command
             }
             int exitCode;
-            try (LeaseWatch watch = new LeaseWatch(lease, lifetime, grace,
+            try (LeaseWatch watch = new LeaseWatch(lease, lifetime, grace, client.describe(),
                     loss -> onLeaseLoss(started, loss))) {
                 watch.start();
                 exitCode = started.awaitExit();
@@ -240,11 +239,17 @@ final class LockedRun {
         }
     }
 
+    /**
+     * Who holds the lock now, for the "not obtained" message. No count of waiters: this
+     * acquisition's own registration may or may not be gone yet, so the count could include it.
+     */
     private String holderNow() {
         try {
-            return WaitStatus.describe(inspect.apply(lock.name()));
+            return ": " + WaitStatus.holding(client.inspect(lock.name()));
         } catch (LeaseholdException e) {
-            return "its holder could not be read";
+            return ": its holder could not be read";
+        } catch (UnsupportedOperationException e) {
+            return ""; // the backend cannot tell
         }
     }
 

@@ -7,37 +7,81 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
 /**
- * The {@code --redis URI} option of {@code run} and {@code inspect} (a server, a Sentinel group or
- * a Cluster, in {@link dev.leasehold.redis.RedisLocks}'s URI forms), falling back to the
- * {@value #ENV_VAR} environment variable, then to {@value #DEFAULT_URI}. The value may carry a
- * password, so it is never shown: not as a default in the help, not in any message.
+ * The {@code --redis URI} and {@code --redis-file FILE} options of the commands (a server, a
+ * Sentinel group or a Cluster, in {@link dev.leasehold.redis.RedisLocks}'s URI forms), falling
+ * back to the {@value #ENV_VAR} environment variable, then to {@value #DEFAULT_URI}. The value may
+ * carry a password, so it is never shown: not as a default in the help, not in any message; and
+ * the environment variable and the file keep it out of {@code ps}.
  */
 final class RedisOption {
 
     static final String ENV_VAR = "LEASEHOLD_REDIS";
     static final String DEFAULT_URI = "redis://localhost:6379";
+    static final String URI_OPTION = "--redis";
+    static final String FILE_OPTION = "--redis-file";
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
-    @Option(names = "--redis", paramLabel = "URI",
+    @Option(names = URI_OPTION, paramLabel = "URI",
             defaultValue = "${env:" + ENV_VAR + ":-" + DEFAULT_URI + "}", showDefaultValue = Visibility.NEVER,
             description = "Redis server: redis://[user:password@]host[:port][/db], rediss:// for TLS; a master "
                     + "behind Sentinels: redis-sentinel://[password@]host:port[,host:port...]#master "
                     + "(rediss-sentinel:// for TLS); a Cluster: redis-cluster://[user:password@]host:port[,host:port...] "
                     + "(rediss-cluster:// for TLS). "
                     + "Default: $" + ENV_VAR + ", else " + DEFAULT_URI + ". A password given here shows in ps: "
-                    + "put the URI in $" + ENV_VAR + " instead.")
+                    + "put the URI in $" + ENV_VAR + " or in a file (" + FILE_OPTION + ") instead.")
     private String uri;
+
+    @Option(names = FILE_OPTION, paramLabel = "FILE",
+            description = "Read the Redis URI (any form --redis takes) from the first line of FILE, e.g. a secret "
+                    + "mounted by Kubernetes or systemd's LoadCredential: its password then shows neither in ps "
+                    + "nor in the environment. Instead of --redis and $" + ENV_VAR + ".")
+    private Path uriFile;
 
     /**
      * Connects to the server.
      *
-     * @throws ParameterException if the URI is malformed (a usage error)
+     * @throws ParameterException if the URI is malformed, or the file cannot be read (usage errors)
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached or refuses the credentials
      */
     RedisLockClient connect() {
-        return RedisConnect.connect(uri, "--redis", spec.commandLine());
+        if (uriFile == null) {
+            return RedisConnect.connect(uri, URI_OPTION, spec.commandLine());
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption(URI_OPTION)) {
+            throw new ParameterException(spec.commandLine(), "give the Redis URI once: " + URI_OPTION + " or "
+                    + FILE_OPTION + ", not both");
+        }
+        return RedisConnect.connect(readUri(), FILE_OPTION + " " + uriFile, spec.commandLine());
+    }
+
+    /** Whether the command line names a Redis server, in either option. */
+    boolean given() {
+        return spec.commandLine().getParseResult().hasMatchedOption(URI_OPTION) || uriFile != null;
+    }
+
+    /** The file's first non-blank line, stripped; its content never appears in a message. */
+    private String readUri() {
+        try {
+            return Files.readAllLines(uriFile, StandardCharsets.UTF_8).stream().map(String::strip)
+                    .filter(line -> !line.isEmpty()).findFirst()
+                    .orElseThrow(() -> usage("is empty; it must hold the URI, e.g. redis://:password@host:6379"));
+        } catch (NoSuchFileException e) {
+            throw usage("does not exist");
+        } catch (IOException e) {
+            throw usage("cannot be read (" + e.getClass().getSimpleName() + "); check its permissions");
+        }
+    }
+
+    private ParameterException usage(String problem) {
+        return new ParameterException(spec.commandLine(), FILE_OPTION + ": " + uriFile + " " + problem);
     }
 }

@@ -3,6 +3,7 @@ package dev.leasehold.cli;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockClient;
+import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,7 +48,7 @@ import java.util.concurrent.Callable;
         footer = {
                 "  CMD's own   CMD ran; 128+N if signal N ended it",
                 "  64          usage error",
-                "  69          Redis unreachable, or it refused the credentials",
+                "  69          the backend (--backend) is unreachable, or it refused the credentials",
                 "  75          lock not obtained within --wait (or held by --hold-at-least of an earlier "
                         + "run); CMD did not run",
                 "  79          lease lost while CMD ran; CMD was terminated",
@@ -106,8 +107,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         validate();
-        try (BackendOption.Connected connected = backend.connect(redis, ttl)) {
-            return new LockedRun(connected.inspect(), lock(connected.client()), command, grace, wait, quiet, spec.commandLine().getErr())
+        try (EngineLockClient client = backend.connect(redis, ttl)) {
+            return new LockedRun(client, lock(client), command, grace, wait, quiet, spec.commandLine().getErr())
                     .execute();
         }
     }

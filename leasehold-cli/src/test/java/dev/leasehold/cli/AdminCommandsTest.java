@@ -6,10 +6,10 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -26,28 +26,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AdminCommandsTest {
 
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @Test
     void listShowsTheHeldLocksMatchingThePatternRedacted() {
-        try (RedisLockClient client = RedisLocks.connect(server.uri());
+        try (RedisLockClient client = RedisLocks.connect(server.get().uri());
              Lease a = client.lock("report:a").acquire(Duration.ZERO);
              Lease b = client.lock("report:b").acquire(Duration.ZERO);
              Lease other = client.lock("invoice:1").acquire(Duration.ZERO)) {
-            String holder = (String) server.command("GET", "report:a");
+            String holder = (String) server.get().command("GET", "report:a");
 
             CliProcess text = cli("list", "report:*");
             assertThat(text.awaitExit(EXIT_TIMEOUT)).isZero();
@@ -66,14 +57,14 @@ class AdminCommandsTest {
 
     @Test
     void breakNeedsYesWithoutATerminalThenBreaksTheLockAndTheHolderLearnsIt() throws Exception {
-        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+        try (RedisLockClient client = RedisLocks.connect(server.get().uri())) {
             Lease lease = client.lock("stuck:job", LockOptions.watchdog(Duration.ofSeconds(3))).acquire(Duration.ZERO);
 
             CliProcess refused = cli("break", "stuck:job", "--reason", "cron host died");
             assertThat(refused.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
             assertThat(refused.stderr()).contains("--yes");
             assertThat(lease.isValid()).isTrue();
-            assertThat(server.command("EXISTS", "stuck:job")).isEqualTo(1L);
+            assertThat(server.get().command("EXISTS", "stuck:job")).isEqualTo(1L);
 
             CliProcess noReason = cli("break", "stuck:job", "--yes");
             assertThat(noReason.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
@@ -81,8 +72,8 @@ class AdminCommandsTest {
             CliProcess broke = cli("break", "stuck:job", "--reason", "cron host died", "--yes");
             assertThat(broke.awaitExit(EXIT_TIMEOUT)).isZero();
             assertThat(broke.stdout()).contains("broke 'stuck:job'").contains("fence now");
-            assertThat(server.command("EXISTS", "stuck:job")).isEqualTo(0L);
-            assertThat(server.command("HGET", "{stuck:job}:broken", "reason")).isEqualTo("cron host died");
+            assertThat(server.get().command("EXISTS", "stuck:job")).isEqualTo(0L);
+            assertThat(server.get().command("HGET", "{stuck:job}:broken", "reason")).isEqualTo("cron host died");
             LeaseLostException lost = lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
             assertThat(lost.getMessage()).contains("no key");
 
@@ -98,20 +89,20 @@ class AdminCommandsTest {
      */
     @Test
     void onATerminalBreakAsksFirst() throws Exception {
-        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+        try (RedisLockClient client = RedisLocks.connect(server.get().uri())) {
             Lease lease = client.lock("asked:job", LockOptions.watchdog(Duration.ofSeconds(3))).acquire(Duration.ZERO);
-            String holder = (String) server.command("GET", "asked:job");
+            String holder = (String) server.get().command("GET", "asked:job");
 
             Terminal no = onTerminal("n", "break", "asked:job", "--reason", "testing");
             assertThat(no.exit()).isEqualTo(ExitCodes.NOT_CONFIRMED);
             assertThat(no.output()).contains("Break lock 'asked:job' held by " + holder.substring(0, 6))
                     .contains("Not broken").doesNotContain(holder);
-            assertThat(server.command("GET", "asked:job")).isEqualTo(holder);
+            assertThat(server.get().command("GET", "asked:job")).isEqualTo(holder);
 
             Terminal yes = onTerminal("y", "break", "asked:job", "--reason", "testing");
             assertThat(yes.exit()).isZero();
             assertThat(yes.output()).contains("broke 'asked:job'");
-            assertThat(server.command("EXISTS", "asked:job")).isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", "asked:job")).isEqualTo(0L);
             assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS)).isNotNull();
         }
     }
@@ -130,7 +121,7 @@ class AdminCommandsTest {
         Path out = dir.resolve("terminal-" + System.nanoTime() + ".txt");
         ProcessBuilder builder = new ProcessBuilder("script", "-qec", command.toString(), "/dev/null")
                 .directory(dir.toFile()).redirectOutput(out.toFile()).redirectErrorStream(true);
-        builder.environment().put(RedisOption.ENV_VAR, server.uri());
+        builder.environment().put(RedisOption.ENV_VAR, server.get().uri());
         Process process = builder.start();
         process.getOutputStream().write((answer + "\n").getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().flush();
@@ -144,6 +135,6 @@ class AdminCommandsTest {
     }
 
     private CliProcess cli(String... args) {
-        return CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()), args);
+        return CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.get().uri()), args);
     }
 }

@@ -6,10 +6,12 @@ import dev.leasehold.launcher.RedisClusterGroup;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -31,7 +33,8 @@ class ClusterRedisOptionTest {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
     private static final String PASSWORD = "cluster-cli-secret";
 
-    private static RedisClusterGroup cluster;
+    @RegisterExtension
+    static final TestServer<RedisClusterGroup> cluster = TestServer.perClass(() -> RedisClusterGroup.start(3, 0));
     private static String uri;
 
     @TempDir
@@ -39,19 +42,17 @@ class ClusterRedisOptionTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = RedisClusterGroup.start(3, 0);
-        uri = "redis-cluster://:" + PASSWORD + "@" + cluster.nodes().stream()
+        uri = "redis-cluster://:" + PASSWORD + "@" + cluster.get().nodes().stream()
                 .map(node -> node.host() + ":" + node.port()).collect(Collectors.joining(","));
-        for (RedisServer node : cluster.nodes()) {
+        for (RedisServer node : cluster.get().nodes()) {
             node.command("CONFIG", "SET", "requirepass", PASSWORD);
         }
     }
 
     @AfterAll
     static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
+        if (cluster.get() != null) {
+            }
     }
 
     @Test

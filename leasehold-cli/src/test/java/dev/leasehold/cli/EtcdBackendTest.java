@@ -4,10 +4,10 @@ import dev.leasehold.Lease;
 import dev.leasehold.etcd.EtcdLockClient;
 import dev.leasehold.etcd.EtcdLocks;
 import dev.leasehold.launcher.EtcdCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -24,29 +24,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EtcdBackendTest {
 
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
     private CliProcess leasehold(String... args) {
-        return CliProcess.start(dir, Map.of(BackendOption.ETCD_ENV_VAR, cluster.endpoints()), args);
+        return CliProcess.start(dir, Map.of(BackendOption.ETCD_ENV_VAR, cluster.get().endpoints()), args);
     }
 
     @Test
     void inspectShowsTheHolderAndTokenAndRunWaitsForTheLockThenRunsWithALargerToken() throws IOException {
         long heldToken;
-        try (EtcdLockClient locks = EtcdLocks.connect(cluster.endpoints());
+        try (EtcdLockClient locks = EtcdLocks.connect(cluster.get().endpoints());
              Lease lease = locks.lock("cli:etcd").acquire(Duration.ofSeconds(5))) {
             heldToken = lease.token();
             CliProcess inspect = leasehold("inspect", "--backend", "etcd", "cli:etcd", "--json");
@@ -57,7 +48,7 @@ class EtcdBackendTest {
             assertThat(refused.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.NOT_OBTAINED);
             assertThat(refused.stderr()).contains("not obtained");
         }
-        CliProcess ran = leasehold("run", "--backend", "etcd", "--endpoints", cluster.endpoints(), "cli:etcd",
+        CliProcess ran = leasehold("run", "--backend", "etcd", "--endpoints", cluster.get().endpoints(), "cli:etcd",
                 "--wait", "5s", "--", "sh", "-c", "echo $LEASEHOLD_TOKEN > token");
         assertThat(ran.awaitExit(EXIT_TIMEOUT)).isZero();
         assertThat(Long.parseLong(Files.readString(dir.resolve("token")).trim())).isGreaterThan(heldToken);
@@ -65,6 +56,34 @@ class EtcdBackendTest {
         CliProcess free = leasehold("inspect", "--backend", "etcd", "cli:etcd", "--json");
         assertThat(free.awaitExit(EXIT_TIMEOUT)).isZero();
         assertThat(free.stdout()).contains("\"held\":false");
+    }
+
+    /**
+     * A renewal nobody answers (the cluster is paused) is reported with the server, the operation
+     * and what to check, not as a bare {@code java.util.concurrent.TimeoutException} (issue 22). On
+     * a cluster of its own: a resumed cluster may take a moment to answer again, which the other
+     * tests should not depend on.
+     */
+    @Test
+    void aRenewalThatGetsNoAnswerNamesTheServerAndWhatToCheck() {
+        try (EtcdCluster paused = EtcdCluster.start(1)) {
+            CliProcess run = CliProcess.start(dir, Map.of(), "run", "--backend", "etcd", "--endpoints",
+                    paused.endpoints(), "cli:unanswered", "--ttl", "3s", "--grace", "100ms", "--", "sh", "-c",
+                    "echo started > started; sleep 30");
+            Processes.awaitLine(dir.resolve("started"), Duration.ofSeconds(20));
+            paused.pauseAll();
+            try {
+                assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.LEASE_LOST);
+            } finally {
+                paused.resumeAll();
+            }
+            assertThat(run.stderr()).contains("Renewal of lock 'cli:unanswered'")
+                    .containsPattern("etcd http://\\S+ did not answer the renewal in time; "
+                            + "check that it is running and reachable from this host")
+                    .containsPattern("was not renewed in time \\(no renewal succeeded at etcd http://\\S+; check "
+                            + "that it is running and reachable from this host\\): sending SIGTERM")
+                    .doesNotContain("TimeoutException");
+        }
     }
 
     @Test

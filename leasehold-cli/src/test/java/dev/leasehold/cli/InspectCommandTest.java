@@ -5,10 +5,10 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -27,26 +27,17 @@ class InspectCommandTest {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
     private static final Pattern TTL_MS = Pattern.compile("\"ttlMs\":(\\d+)");
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @Test
     void showsTheRedactedHolderTheTtlAndTheFenceAsJsonAndText() {
-        try (RedisLockClient client = RedisLocks.connect(server.uri());
+        try (RedisLockClient client = RedisLocks.connect(server.get().uri());
              Lease lease = client.lock("order:7", LockOptions.watchdog(Duration.ofSeconds(20))).acquire(Duration.ZERO)) {
-            String holder = (String) server.command("GET", "order:7");
+            String holder = (String) server.get().command("GET", "order:7");
 
             CliProcess json = inspect("order:7", "--json");
             assertThat(json.awaitExit(EXIT_TIMEOUT)).isZero();
@@ -72,6 +63,6 @@ class InspectCommandTest {
         String[] all = new String[args.length + 1];
         all[0] = "inspect";
         System.arraycopy(args, 0, all, 1, args.length);
-        return CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()), all);
+        return CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.get().uri()), all);
     }
 }

@@ -4,11 +4,11 @@ import dev.leasehold.Lease;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -33,23 +33,14 @@ class PausedLeaseholdTest {
     private static final Duration TTL = Duration.ofSeconds(2);
     private static final Duration TOLERANCE = Duration.ofMillis(250);
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private CliProcess run;
     private long pgid;
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void cleanUp() throws IOException, InterruptedException {
@@ -65,7 +56,7 @@ class PausedLeaseholdTest {
     @Test
     void aPausedLeaseholdHasItsCommandKilledByTheLifelineBeforeAnotherHolderGetsTheLock() throws Exception {
         // The command ignores SIGTERM (its sleeps do not), so only a SIGKILL ends it.
-        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.get().uri()),
                 "run", "paused-job", "--ttl", "2s", "--grace", "1s", "--", "sh", "-c",
                 "trap 'date +%s%N >> terminated' TERM; echo $$ > pgid; while true; do sleep 0.1; done");
         pgid = Long.parseLong(Processes.awaitLine(dir.resolve("pgid"), Duration.ofSeconds(20)));
@@ -78,7 +69,7 @@ class PausedLeaseholdTest {
         assertThat(Duration.between(paused, gone)).isLessThan(TTL.plus(TOLERANCE));
         // SIGTERM went out first, while leasehold was still paused.
         assertThat(Files.readAllLines(dir.resolve("terminated"))).isNotEmpty();
-        try (RedisLockClient other = RedisLocks.connect(server.uri());
+        try (RedisLockClient other = RedisLocks.connect(server.get().uri());
              Lease lease = other.lock("paused-job").acquire(Duration.ofSeconds(10))) {
             assertThat(Processes.runningMembers(pgid))
                     .as("the command, while token %d of another holder is valid", lease.token())
@@ -92,7 +83,7 @@ class PausedLeaseholdTest {
     @Test
     void renewalsKeepTheLifelineFromStoppingACommandThatRunsForSeveralTtls() throws IOException {
         // The shortest ttl allowed leaves the lifeline the least slack after each renewal.
-        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.uri()),
+        run = CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, server.get().uri()),
                 "run", "healthy-job", "--ttl", "1s", "--grace", "5s", "--", "sh", "-c",
                 "trap 'echo TERM >> terminated; exit 143' TERM; echo $$ > pgid; "
                         + "i=0; while [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; echo done");

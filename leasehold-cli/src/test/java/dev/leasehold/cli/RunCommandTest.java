@@ -1,11 +1,11 @@
 package dev.leasehold.cli;
 
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -19,9 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code leasehold run} as real processes against a real redis-server. */
@@ -32,21 +31,12 @@ class RunCommandTest {
     /** Shell that blocks until the test creates the file "go" in the working directory. */
     private static final String UNTIL_GO = "while [ ! -e go ]; do sleep 0.05; done";
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<CliProcess> started = new ArrayList<>();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void killLeftovers() {
@@ -60,7 +50,8 @@ class RunCommandTest {
         String[] args = {"run", "cron-job", "--wait", "0", "--", "sh", "-c", "echo $$ >> ran; " + UNTIL_GO};
         CliProcess first = run(args);
         CliProcess second = run(args);
-        awaitUntil(() -> !first.process().isAlive() || !second.process().isAlive());
+        eventually(() -> !first.process().isAlive() || !second.process().isAlive(), "one of the two runs exited",
+                EXIT_TIMEOUT);
         Files.createFile(dir.resolve("go"));
 
         int[] codes = {first.awaitExit(EXIT_TIMEOUT), second.awaitExit(EXIT_TIMEOUT)};
@@ -76,7 +67,7 @@ class RunCommandTest {
         String[] args = {"run", "cron-held", "--wait", "0", "--hold-at-least", "5s", "--", "sh", "-c", "echo $$ >> ran"};
         CliProcess first = run(args);
         assertThat(first.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.OK);
-        assertThat((Long) server.command("PTTL", "cron-held")).as("kept on the server after the first run exited")
+        assertThat((Long) server.get().command("PTTL", "cron-held")).as("kept on the server after the first run exited")
                 .isPositive();
         Thread.sleep(1_000);
         CliProcess second = run(args);
@@ -94,7 +85,8 @@ class RunCommandTest {
         CliProcess second = run("run", "nightly", "--wait", "10s", "--", "sh", "-c",
                 "date +%s%N > start-2; echo $LEASEHOLD_TOKEN > token-2");
         // stderr is a file here, not a terminal: plain lines, no carriage returns.
-        awaitUntil(() -> second.stderr().contains("waiting for lock 'nightly': held by"));
+        eventually(() -> second.stderr().contains("waiting for lock 'nightly': held by"), "the second run says it waits",
+                EXIT_TIMEOUT);
         Files.createFile(dir.resolve("go"));
 
         assertThat(first.awaitExit(EXIT_TIMEOUT)).isZero();
@@ -112,18 +104,18 @@ class RunCommandTest {
         CliProcess exitsSeven = run("run", "pass-through", "--", "sh", "-c",
                 "test \"$LEASEHOLD_LOCK\" = pass-through && test -n \"$LEASEHOLD_TOKEN\" && exit 7");
         assertThat(exitsSeven.awaitExit(EXIT_TIMEOUT)).isEqualTo(7);
-        assertThat(server.command("EXISTS", "pass-through")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "pass-through")).isEqualTo(0L);
 
         CliProcess killedBySignal = run("run", "pass-through", "--", "sh", "-c", "kill -KILL $$");
         assertThat(killedBySignal.awaitExit(EXIT_TIMEOUT)).isEqualTo(128 + 9);
-        assertThat(server.command("EXISTS", "pass-through")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "pass-through")).isEqualTo(0L);
     }
 
     @Test
     void aMissingCommandExitsWithTheShellsNotFoundCode() {
         CliProcess missing = run("run", "missing", "--", "no-such-command-leasehold-test");
         assertThat(missing.awaitExit(EXIT_TIMEOUT)).isEqualTo(127);
-        assertThat(server.command("EXISTS", "missing")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "missing")).isEqualTo(0L);
         // bash's own message named a line of the launcher's prologue: 'leasehold: line 8: ...'.
         assertThat(missing.stderr()).contains("leasehold: no-such-command-leasehold-test: command not found")
                 .doesNotContain("line ");
@@ -149,7 +141,7 @@ class RunCommandTest {
         assertThat(run.awaitExit(EXIT_TIMEOUT)).isEqualTo(128 + 15);
         assertThat(Processes.awaitLine(dir.resolve("got"), Duration.ofSeconds(5))).isEqualTo("TERM");
         assertThat(Processes.runningMembers(pgid)).isEmpty();
-        assertThat(server.command("EXISTS", "forwarded")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "forwarded")).isEqualTo(0L);
         assertThat(run.stderr()).contains("passing the signal on: sending SIGTERM to process group " + pgid);
     }
 
@@ -187,21 +179,13 @@ class RunCommandTest {
     }
 
     private CliProcess run(String... args) {
-        return run(Map.of(RedisOption.ENV_VAR, server.uri()), args);
+        return run(Map.of(RedisOption.ENV_VAR, server.get().uri()), args);
     }
 
     private CliProcess run(Map<String, String> env, String... args) {
         CliProcess process = CliProcess.start(dir, env, args);
         started.add(process);
         return process;
-    }
-
-    private static void awaitUntil(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + EXIT_TIMEOUT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited %s for a condition", EXIT_TIMEOUT).isNegative();
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-        }
     }
 
     private static void killGroup(long pgid) {

@@ -5,10 +5,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisSentinelGroup;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -29,30 +30,25 @@ class SentinelRedisOptionTest {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
     private static final String PASSWORD = "sentinel-cli-secret";
 
-    private static RedisSentinelGroup group;
+    @RegisterExtension
+    static final TestServer<RedisSentinelGroup> group = TestServer.perClass(() -> RedisSentinelGroup.start(1, PASSWORD));
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startGroup() {
-        group = RedisSentinelGroup.start(1, PASSWORD);
-    }
-
     @AfterAll
     static void stopGroup() {
-        if (group != null) {
-            group.close();
-        }
+        if (group.get() != null) {
+            }
     }
 
     @Test
     void inspectAndRunReachTheMasterTheSentinelsName() {
         long heldToken;
-        try (RedisLockClient client = RedisLocks.connect(group.uri());
+        try (RedisLockClient client = RedisLocks.connect(group.get().uri());
              Lease lease = client.lock("order:9", LockOptions.watchdog(Duration.ofSeconds(20))).acquire(Duration.ZERO)) {
             heldToken = lease.token();
-            CliProcess inspect = cli("inspect", "order:9", "--json", "--redis", group.uri());
+            CliProcess inspect = cli("inspect", "order:9", "--json", "--redis", group.get().uri());
             assertThat(inspect.awaitExit(EXIT_TIMEOUT)).as("stderr: %s", inspect.stderr()).isZero();
             assertThat(inspect.stdout()).contains("\"held\":true").contains("\"fence\":" + heldToken);
             assertThat(inspect.stdout() + inspect.stderr()).doesNotContain(PASSWORD);
@@ -61,7 +57,7 @@ class SentinelRedisOptionTest {
         CliProcess run = cliWithEnv("run", "order:9", "--wait", "5s", "--", "sh", "-c", "exit 3");
         assertThat(run.awaitExit(EXIT_TIMEOUT)).as("stderr: %s", run.stderr()).isEqualTo(3);
         assertThat(run.stdout() + run.stderr()).doesNotContain(PASSWORD);
-        try (RedisLockClient client = RedisLocks.connect(group.uri())) {
+        try (RedisLockClient client = RedisLocks.connect(group.get().uri())) {
             assertThat(client.inspect("order:9").holder()).as("run released the lock").isEmpty();
             assertThat(client.inspect("order:9").lastToken().orElseThrow()).as("run's grant advanced the master's fence")
                     .isGreaterThan(heldToken);
@@ -70,7 +66,7 @@ class SentinelRedisOptionTest {
 
     @Test
     void aSentinelUriWithoutAMasterNameIsAUsageError() {
-        String uri = group.uri();
+        String uri = group.get().uri();
         CliProcess inspect = cli("inspect", "order:9", "--redis", uri.substring(0, uri.indexOf('#')));
 
         assertThat(inspect.awaitExit(EXIT_TIMEOUT)).isEqualTo(ExitCodes.USAGE);
@@ -83,6 +79,6 @@ class SentinelRedisOptionTest {
 
     /** With the Sentinel URI in {@value RedisOption#ENV_VAR}, as a deployment would set it. */
     private CliProcess cliWithEnv(String... args) {
-        return CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, group.uri()), args);
+        return CliProcess.start(dir, Map.of(RedisOption.ENV_VAR, group.get().uri()), args);
     }
 }

@@ -64,6 +64,16 @@ class UsageErrorsTest {
                 .contains("on Redis, ZooKeeper or etcd");
     }
 
+    /** run's help told of Redis alone, though ZooKeeper and etcd are backends too (issue 22). */
+    @Test
+    void runsHelpNamesEveryBackend() {
+        CliProcess help = CliProcess.start(dir, NO_SERVER, "run", "--help");
+
+        assertThat(help.awaitExit(Duration.ofSeconds(30))).isZero();
+        assertThat(help.stdout()).contains("--backend").contains("redis, zookeeper, etcd")
+                .contains("the backend (--backend) is unreachable").doesNotContain("Redis unreachable");
+    }
+
     /** It was exit 69 with 'NXDOMAIN': Lettuce took 'localhost:63x1' for a host name. */
     @Test
     void aPortThatIsNotANumberIsAUsageError() {

@@ -1,5 +1,6 @@
 package dev.leasehold.engine;
 
+import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.spi.LockProtocol;
 import org.slf4j.Logger;
@@ -7,6 +8,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -136,16 +139,34 @@ final class Renewal {
                 });
     }
 
-    /** The first failure of a lease is a WARN; its retries are DEBUG, so a long outage is one line per lease. */
+    /**
+     * The first failure of a lease is a WARN; its retries are DEBUG, so a long outage is one line per
+     * lease. The line names the backend, what failed and what to check, and how long the lease has.
+     */
     private void logFailure(Throwable error) {
-        String cause = Futures.unwrap(error).toString();
+        String cause = failureOf(Futures.unwrap(error));
+        long left = TimeUnit.NANOSECONDS.toMillis(Math.max(0, lease.lifecycle().deadlineNanos() - System.nanoTime()));
         if (warned.compareAndSet(false, true)) {
-            LOG.warn("Renewal of lock '{}' (token {}, holder {}) failed, retrying until the local deadline: {}",
-                    lease.lockName(), lease.token(), HolderIds.redact(lease.holder()), cause);
+            LOG.warn("Renewal of lock '{}' (token {}, holder {}) failed: {}. Retrying until the local deadline, "
+                            + "{} ms from now, when the lease is lost unless a renewal succeeded",
+                    lease.lockName(), lease.token(), HolderIds.redact(lease.holder()), cause, left);
         } else {
-            LOG.debug("Renewal of lock '{}' (token {}, holder {}) failed again, retrying until the local deadline: {}",
-                    lease.lockName(), lease.token(), HolderIds.redact(lease.holder()), cause);
+            LOG.debug("Renewal of lock '{}' (token {}, holder {}) failed again: {}. Retrying until the local "
+                            + "deadline, {} ms from now", lease.lockName(), lease.token(),
+                    HolderIds.redact(lease.holder()), cause, left);
         }
+    }
+
+    /**
+     * A failure in words. A call that timed out (the engine's bound or the backend's) is a
+     * {@link TimeoutException} without a message, which alone names neither the server nor a remedy.
+     */
+    private String failureOf(Throwable cause) {
+        if (cause instanceof TimeoutException && cause.getMessage() == null) {
+            return protocol.describe() + " did not answer the renewal in time; check that it is running and "
+                    + "reachable from this host";
+        }
+        return cause instanceof LeaseholdException ? cause.getMessage() : cause.toString();
     }
 
     private void scheduleNext(long now) {

@@ -19,9 +19,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
+import static dev.leasehold.engine.LeaseEngineTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -267,21 +267,5 @@ class LeaseEngineMetersTest {
     private Map<String, Double> lost() {
         return registry.get(MicrometerLeaseEvents.LEASE_LOST).counters().stream()
                 .collect(Collectors.toMap(counter -> counter.getId().getTag("reason"), counter -> counter.count()));
-    }
-
-    private static void eventually(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.onSpinWait();
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(interrupted);
-            }
-        }
     }
 }

@@ -190,6 +190,10 @@ class LeaseEngineTest {
         }
     }
 
+    /**
+     * Returns once {@code condition} holds, polling every 5 ms for up to 10 s; the engine tests'
+     * one copy of testkit's {@code Eventually}, which core's tests cannot use (testkit depends on core).
+     */
     static void eventually(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import static dev.leasehold.engine.LeaseEngineTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,7 +44,7 @@ class LeaseLoggingTest {
     void aLostLeaseIsExactlyOneWarnWithNameTokenAndReason() throws Exception {
         String name = unique("lost");
         Lease lease = engine.lock(name, LockOptions.fixedLease(Duration.ofMillis(50)), protocol).acquire(Duration.ofSeconds(1));
-        waitUntil(() -> !lease.isValid());
+        eventually(() -> !lease.isValid(), "the lease ended");
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
         lease.release();
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
@@ -60,7 +61,7 @@ class LeaseLoggingTest {
         ManagedLease lease = (ManagedLease) engine.lock(name, LockOptions.watchdog(Duration.ofMillis(900)), protocol)
                 .acquire(Duration.ofSeconds(1));
         protocol.failRenewals(true);
-        waitUntil(() -> !lease.isValid());
+        eventually(() -> !lease.isValid(), "the lease ended");
         protocol.failRenewals(false);
 
         List<String> renewalWarnings = lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).toList();
@@ -71,6 +72,22 @@ class LeaseLoggingTest {
         assertThat(lines(name, "")).noneMatch(line -> line.contains(lease.holder()))
                 .noneMatch(line -> LogScan.HOLDER_ID.matcher(line).find());
         assertThat(renewalWarnings.get(0)).contains(HolderIds.redact(lease.holder()));
+    }
+
+    /** A renewal nobody answered was logged as a bare java.util.concurrent.TimeoutException (issue 22). */
+    @Test
+    void aRenewalThatGetsNoAnswerIsLoggedWithTheBackendAndWhatToCheck() throws Exception {
+        String name = unique("unanswered");
+        Lease lease = engine.lock(name, LockOptions.watchdog(Duration.ofMillis(900)), protocol).acquire(Duration.ofSeconds(1));
+        protocol.holdRenewals();
+        eventually(() -> !lease.isValid(), "the lease ended");
+        eventually(() -> renewalWarned(name), "the renewal failure is logged");
+        protocol.resumeReplies();
+
+        String warning = lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).findFirst().orElseThrow();
+        assertThat(warning).contains("token " + lease.token())
+                .contains("in-memory did not answer the renewal in time; check that it is running and reachable")
+                .contains("Retrying until the local deadline").doesNotContain("TimeoutException");
     }
 
     @Test
@@ -88,18 +105,18 @@ class LeaseLoggingTest {
     }
 
     /** Lines of the test log about {@code name} that contain {@code level}. */
+    private static boolean renewalWarned(String name) {
+        try {
+            return lines(name, " WARN ").stream().anyMatch(line -> line.contains("Renewal"));
+        } catch (IOException unreadable) {
+            throw new java.io.UncheckedIOException(unreadable);
+        }
+    }
+
     private static List<String> lines(String name, String level) throws IOException {
         assertThat(LOG).as("the test log configured in simplelogger.properties").exists();
         return Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
                 .filter(line -> line.contains("'" + name + "'") && line.contains(level))
                 .toList();
-    }
-
-    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("still waiting").isLessThan(deadline);
-            Thread.sleep(5);
-        }
     }
 }

@@ -5,13 +5,14 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.launcher.TestSecrets;
+import dev.leasehold.testkit.junit.TestServer;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.auth.Permission;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,14 +31,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class EtcdAuthTest {
 
     private static final String PASSWORD = "s3cret-Pa55";
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
 
     @BeforeAll
     static void startClusterWithAuth() throws Exception {
-        cluster = EtcdCluster.start(1);
         TestSecrets.record(PASSWORD);
         TestSecrets.record("root-" + PASSWORD);
-        try (Client admin = Client.builder().endpoints(cluster.endpoints()).build()) {
+        try (Client admin = Client.builder().endpoints(cluster.get().endpoints()).build()) {
             var auth = admin.getAuthClient();
             auth.roleAdd(bytes("root")).get(5, TimeUnit.SECONDS);
             auth.userAdd(bytes("root"), bytes("root-" + PASSWORD)).get(5, TimeUnit.SECONDS);
@@ -51,18 +52,13 @@ class EtcdAuthTest {
         }
     }
 
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
     private static ByteSequence bytes(String text) {
         return ByteSequence.from(text, StandardCharsets.UTF_8);
     }
 
     @Test
     void theRightUserLocksUnderItsPrefix() {
-        try (EtcdLockClient locks = EtcdLocks.builder().endpoints(cluster.endpoints()).user("app").password(PASSWORD)
+        try (EtcdLockClient locks = EtcdLocks.builder().endpoints(cluster.get().endpoints()).user("app").password(PASSWORD)
                 .connect();
              Lease lease = locks.lock("auth:1").acquire(Duration.ofSeconds(5))) {
             assertThat(lease.token()).isPositive();
@@ -73,7 +69,7 @@ class EtcdAuthTest {
     @Test
     void aWrongPasswordIsAnAuthenticationErrorThatNeverShowsThePassword() throws Exception {
         Threads before = Threads.snapshot();
-        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("app")
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.get().endpoints()).user("app")
                 .password("wrong-" + PASSWORD).connect())
                 .isInstanceOf(LockUnavailableException.class)
                 .hasMessageContaining("rejected the user or its password")
@@ -85,7 +81,7 @@ class EtcdAuthTest {
 
     @Test
     void noCredentialsOnAnAuthenticatedClusterSaySoToo() {
-        assertThatThrownBy(() -> EtcdLocks.connect(cluster.endpoints()))
+        assertThatThrownBy(() -> EtcdLocks.connect(cluster.get().endpoints()))
                 .isInstanceOf(LockUnavailableException.class)
                 .satisfies(e -> assertThat(((LockUnavailableException) e).failures())
                         .extracting(NodeFailure::kind).containsExactly(NodeFailure.Kind.AUTHENTICATION));
@@ -93,7 +89,7 @@ class EtcdAuthTest {
 
     @Test
     void aPrefixTheUserMayNotTouchIsDenied() {
-        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("app").password(PASSWORD)
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.get().endpoints()).user("app").password(PASSWORD)
                 .keyPrefix("elsewhere/").connect())
                 .isInstanceOf(LockUnavailableException.class)
                 .hasMessageContaining("denied")

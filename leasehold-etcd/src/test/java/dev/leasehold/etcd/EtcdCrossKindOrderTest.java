@@ -4,6 +4,7 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.testkit.junit.TestServer;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.options.GetOption;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,20 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EtcdCrossKindOrderTest {
 
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
     private static Client admin;
     private final List<AutoCloseable> resources = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() {
-        cluster = EtcdCluster.start(1);
-        admin = Client.builder().endpoints(cluster.endpoints().split(",")).build();
+        admin = Client.builder().endpoints(cluster.get().endpoints().split(",")).build();
     }
 
     @AfterAll
     static void stopCluster() {
         admin.close();
-        cluster.close();
     }
 
     @AfterEach
@@ -55,7 +56,7 @@ class EtcdCrossKindOrderTest {
     }
 
     private EtcdLockClient client() {
-        EtcdLockClient client = EtcdLocks.connect(cluster.endpoints());
+        EtcdLockClient client = EtcdLocks.connect(cluster.get().endpoints());
         resources.add(client);
         return client;
     }

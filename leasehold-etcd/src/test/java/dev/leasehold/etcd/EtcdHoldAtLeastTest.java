@@ -5,14 +5,11 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.engine.EngineSemaphore;
 import dev.leasehold.launcher.EtcdCluster;
-import dev.leasehold.testkit.contract.HoldAtLeastContract;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -20,40 +17,17 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hold-at-least on a real three-member etcd cluster: the mutex (this class), a one-permit
- * semaphore (nested), and a read lease kept against a writer. The kept key lives on a new etcd
- * lease, so whole seconds rounded up and etcd's expiry timer may free it a little later.
+ * Hold-at-least on a real three-member etcd cluster beyond the shared contract
+ * ({@link EtcdHoldAtLeastContractTest}): a read lease kept against a writer.
  */
 @Tag("faults")
-class EtcdHoldAtLeastTest extends HoldAtLeastContract {
+class EtcdHoldAtLeastTest {
 
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> etcd = TestServer.perClass(() -> EtcdCluster.start(3));
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(3);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
-
-    @Override
-    protected LockClient connect() {
-        return EtcdLocks.connect(cluster.endpoints());
-    }
-
-    @Override
-    protected AutoCloseable pauseBackend() {
-        cluster.pauseAll();
-        return cluster::resumeAll;
-    }
-
-    /** Whole seconds rounded up, etcd's minimum lease TTL and its 500 ms expiry timer. */
-    @Override
-    protected Duration serverExpiryGranularity() {
-        return Duration.ofMillis(2_500);
+    private static LockClient connect() {
+        return EtcdLocks.connect(etcd.get().endpoints());
     }
 
     @Test
@@ -74,29 +48,6 @@ class EtcdHoldAtLeastTest extends HoldAtLeastContract {
                     .isGreaterThanOrEqualTo(1_495);
             assertThat(next.get().token()).isGreaterThan(read.token());
             next.get().release();
-        }
-    }
-
-    @Nested
-    class Semaphore extends HoldAtLeastContract {
-        @Override
-        protected LockClient connect() {
-            return EtcdHoldAtLeastTest.this.connect();
-        }
-
-        @Override
-        protected AutoCloseable pauseBackend() {
-            return EtcdHoldAtLeastTest.this.pauseBackend();
-        }
-
-        @Override
-        protected Duration serverExpiryGranularity() {
-            return EtcdHoldAtLeastTest.this.serverExpiryGranularity();
-        }
-
-        @Override
-        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-            return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
         }
     }
 }

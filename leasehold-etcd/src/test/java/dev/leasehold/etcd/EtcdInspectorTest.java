@@ -6,9 +6,9 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.engine.EngineLockClient;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.contract.InspectorContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 
@@ -17,21 +17,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The inspector contract on etcd, and what only etcd reports: the oldest holder's etcd lease ttl. */
 class EtcdInspectorTest extends InspectorContract {
 
-    private static EtcdCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
 
     @Override
     protected EngineLockClient connect() {
-        return EtcdLocks.connect(cluster.endpoints());
+        return EtcdLocks.connect(cluster.get().endpoints());
     }
 
     @Test

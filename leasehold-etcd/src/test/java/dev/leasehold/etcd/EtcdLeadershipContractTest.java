@@ -3,9 +3,9 @@ package dev.leasehold.etcd;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.contract.LeadershipContract;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -17,26 +17,17 @@ import java.util.stream.IntStream;
 @Tag("faults")
 class EtcdLeadershipContractTest extends LeadershipContract {
 
-    private static EtcdCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = EtcdCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final TestServer<EtcdCluster> etcd = TestServer.perClass(() -> EtcdCluster.start(1));
 
     @Override
     protected LockClient connect() {
-        return EtcdLocks.connect(cluster.endpoints());
+        return EtcdLocks.connect(etcd.get().endpoints());
     }
 
     @Override
     protected List<InetSocketAddress> servers() {
-        return IntStream.range(0, cluster.size()).mapToObj(m -> new InetSocketAddress("127.0.0.1", cluster.clientPort(m)))
+        return IntStream.range(0, etcd.get().size()).mapToObj(m -> new InetSocketAddress("127.0.0.1", etcd.get().clientPort(m)))
                 .toList();
     }
 

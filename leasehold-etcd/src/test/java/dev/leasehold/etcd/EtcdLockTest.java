@@ -11,6 +11,7 @@ import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.testkit.fault.FaultProxy;
+import dev.leasehold.testkit.junit.TestServer;
 import dev.leasehold.testkit.meters.MeterChecks;
 import dev.leasehold.testkit.meters.MeterReadings;
 import dev.leasehold.testkit.meters.WithoutMicrometer;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,20 +47,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EtcdLockTest {
 
-    private static EtcdCluster cluster;
+    @RegisterExtension
+    static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(3));
     private static Client admin;
     private final List<AutoCloseable> resources = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() {
-        cluster = EtcdCluster.start(3);
-        admin = Client.builder().endpoints(cluster.endpoints().split(",")).build();
+        admin = Client.builder().endpoints(cluster.get().endpoints().split(",")).build();
     }
 
     @AfterAll
     static void stopCluster() {
         admin.close();
-        cluster.close();
     }
 
     @AfterEach
@@ -74,7 +75,7 @@ class EtcdLockTest {
     }
 
     private EtcdLockClient client() {
-        return track(EtcdLocks.connect(cluster.endpoints()));
+        return track(EtcdLocks.connect(cluster.get().endpoints()));
     }
 
     /** The keys of lock {@code name}'s queue under the default prefix, oldest first. */
@@ -87,7 +88,7 @@ class EtcdLockTest {
     /** The number of live etcd leases, from the cluster's gateway ({@code LeaseLeases}, which jetcd does not offer). */
     private static int liveEtcdLeases() throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(cluster.endpoints().split(",")[0] + "/v3/lease/leases"))
+                HttpRequest.newBuilder(URI.create(cluster.get().endpoints().split(",")[0] + "/v3/lease/leases"))
                         .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -116,8 +117,11 @@ class EtcdLockTest {
      */
     @Test
     void concurrentExtensionsLeaveOneEtcdLeaseTheKeysAndTheLongest() throws Exception {
+        EtcdLockClient locks = client();
+        // The client's session lease of a 2 s ttl stands from now on; an extended key moves off it.
+        locks.lock("extend:session", LockOptions.watchdog(Duration.ofSeconds(2))).acquire(Duration.ofSeconds(5)).release();
         int before = liveEtcdLeases();
-        try (Lease lease = client().lock("extend:race", LockOptions.watchdog(Duration.ofSeconds(2)))
+        try (Lease lease = locks.lock("extend:race", LockOptions.watchdog(Duration.ofSeconds(2)))
                 .acquire(Duration.ofSeconds(5))) {
             CompletableFuture.allOf(lease.extendAsync(Duration.ofSeconds(30)), lease.extendAsync(Duration.ofSeconds(40)))
                     .get(5, TimeUnit.SECONDS);
@@ -141,7 +145,7 @@ class EtcdLockTest {
 
     @Test
     void aRetriedAcquireFindsItsOwnKeyAndNeverCreatesASecond() throws Exception {
-        FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.clientPort(cluster.leader())));
+        FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.get().clientPort(cluster.get().leader())));
         EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
                 .operationTimeout(Duration.ofSeconds(10)).connect());
         DistributedLock lock = locks.lock("retry:1");
@@ -234,7 +238,7 @@ class EtcdLockTest {
 
     @Test
     void usingAGivenClientLeavesItOpen() throws Exception {
-        Client given = Client.builder().endpoints(cluster.endpoints().split(",")).build();
+        Client given = Client.builder().endpoints(cluster.get().endpoints().split(",")).build();
         try {
             EtcdLockClient locks = EtcdLocks.using(given);
             Lease lease = locks.lock("using:1").acquire(Duration.ofSeconds(5));
@@ -260,7 +264,7 @@ class EtcdLockTest {
         assertThatThrownBy(() -> EtcdLocks.connect("http://127.0.0.1:2379,http://root:s@cret /x@127.0.0.2:2379"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("cret");
         assertThatThrownBy(() -> EtcdLocks.builder().connect()).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.endpoints()).user("u").connect())
+        assertThatThrownBy(() -> EtcdLocks.builder().endpoints(cluster.get().endpoints()).user("u").connect())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("password");
         assertThatThrownBy(() -> EtcdLocks.builder().keyPrefix("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EtcdLocks.builder().operationTimeout(Duration.ofSeconds(-1)))
@@ -284,7 +288,7 @@ class EtcdLockTest {
     @Test
     void closingTheClientLeavesNoThreadBehind() throws Exception {
         Threads before = Threads.snapshot();
-        EtcdLockClient locks = EtcdLocks.connect(cluster.endpoints());
+        EtcdLockClient locks = EtcdLocks.connect(cluster.get().endpoints());
         try (Lease lease = locks.lock("threads:1").acquire(Duration.ofSeconds(5))) {
             assertThat(locks.lock("threads:1").tryAcquire(Duration.ofMillis(100))).isEmpty();
         }
@@ -316,7 +320,7 @@ class EtcdLockTest {
         private final MeterReadings meters = new MeterReadings(registry);
 
         private EtcdLockClient metered() {
-            return track(EtcdLocks.builder().endpoints(cluster.endpoints()).meterRegistry(registry).connect());
+            return track(EtcdLocks.builder().endpoints(cluster.get().endpoints()).meterRegistry(registry).connect());
         }
 
         @Test
@@ -329,7 +333,7 @@ class EtcdLockTest {
 
         @Test
         void aClientWithoutARegistryWorksWithNoMicrometerOnTheClassPath() throws Exception {
-            assertThat(WithoutMicrometer.run(NoMicrometerProbe.class, cluster.endpoints()))
+            assertThat(WithoutMicrometer.run(NoMicrometerProbe.class, cluster.get().endpoints()))
                     .startsWith("token ").endsWith("renewed, RELEASED");
         }
 

@@ -5,10 +5,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.engine.EngineSemaphore;
-import dev.leasehold.testkit.contract.HoldAtLeastContract;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -17,22 +14,14 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hold-at-least on a real PostgreSQL server, through the shared pool: the mutex (this class), the
- * write lock, the fair lock and a one-permit semaphore (nested), and a read lease kept against a writer. The kept row's expiry is the
- * database's clock.
+ * Hold-at-least on a real PostgreSQL server beyond the shared contract
+ * ({@link JdbcHoldAtLeastContractTest}): a read lease kept against a writer.
  */
 @Tag("faults")
-class JdbcHoldAtLeastTest extends HoldAtLeastContract {
+class JdbcHoldAtLeastTest {
 
-    @Override
-    protected LockClient connect() {
+    private static LockClient connect() {
         return JdbcLocks.create(SharedDatabase.pool());
-    }
-
-    @Override
-    protected AutoCloseable pauseBackend() {
-        SharedDatabase.server().pause();
-        return SharedDatabase.server()::resume;
     }
 
     @Test
@@ -53,60 +42,6 @@ class JdbcHoldAtLeastTest extends HoldAtLeastContract {
                     .isGreaterThanOrEqualTo(1_495);
             assertThat(next.get().token()).isGreaterThan(read.token());
             next.get().release();
-        }
-    }
-
-    @Nested
-    class WriteLock extends HoldAtLeastContract {
-        @Override
-        protected LockClient connect() {
-            return JdbcHoldAtLeastTest.this.connect();
-        }
-
-        @Override
-        protected AutoCloseable pauseBackend() {
-            return JdbcHoldAtLeastTest.this.pauseBackend();
-        }
-
-        @Override
-        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-            return client.readWriteLock(name, options).writeLock();
-        }
-    }
-
-    @Nested
-    class FairLock extends HoldAtLeastContract {
-        @Override
-        protected LockClient connect() {
-            return JdbcHoldAtLeastTest.this.connect();
-        }
-
-        @Override
-        protected AutoCloseable pauseBackend() {
-            return JdbcHoldAtLeastTest.this.pauseBackend();
-        }
-
-        @Override
-        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-            return client.fairLock(name, options);
-        }
-    }
-
-    @Nested
-    class Semaphore extends HoldAtLeastContract {
-        @Override
-        protected LockClient connect() {
-            return JdbcHoldAtLeastTest.this.connect();
-        }
-
-        @Override
-        protected AutoCloseable pauseBackend() {
-            return JdbcHoldAtLeastTest.this.pauseBackend();
-        }
-
-        @Override
-        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-            return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
         }
     }
 }

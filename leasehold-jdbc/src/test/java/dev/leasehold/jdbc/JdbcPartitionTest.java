@@ -11,12 +11,12 @@ import dev.leasehold.launcher.PostgresServer;
 import dev.leasehold.testkit.fault.LyingRenewals;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.testkit.history.Hold;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -54,18 +54,9 @@ class JdbcPartitionTest {
     private static final Duration PARTITION = Duration.ofMillis(2500);
     private static final String PARTITIONED = "partitioned";
 
-    private static PostgresServer server;
+    @RegisterExtension
+    static final TestServer<PostgresServer> server = TestServer.perClass(() -> PostgresServer.start());
     private final List<AutoCloseable> closing = Collections.synchronizedList(new ArrayList<>());
-
-    @BeforeAll
-    static void start() {
-        server = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -79,9 +70,9 @@ class JdbcPartitionTest {
 
     @Test
     void aClientPartitionedMidHoldLosesItsLeaseByItsDeadlineAndNoTwoHoldersOverlap() throws Exception {
-        FaultProxy proxy = closed(FaultProxy.start(server.host(), server.port()));
+        FaultProxy proxy = closed(FaultProxy.start(server.get().host(), server.get().port()));
         JdbcLockClient partitioned = closed(JdbcLocks.create(pool(url(proxy.host(), proxy.port()), PARTITIONED)));
-        JdbcLockClient direct = closed(JdbcLocks.create(pool(server.jdbcUrl(), "direct")));
+        JdbcLockClient direct = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "direct")));
         String name = "partition:hold:" + System.nanoTime();
         AtomicInteger partitions = new AtomicInteger();
         FaultRun.Result result = new FaultRun(PARTITIONED).run(locks(name, partitioned, direct), holders(), FaultRun.duration(), end -> {
@@ -102,13 +93,13 @@ class JdbcPartitionTest {
 
     @Test
     void aClientPartitionedMidAcquireDoesNotStrandTheLockAndNoTwoHoldersOverlap() throws Exception {
-        FaultProxy proxy = closed(FaultProxy.start(server.host(), server.port()));
+        FaultProxy proxy = closed(FaultProxy.start(server.get().host(), server.get().port()));
         JdbcLockClient partitioned = closed(JdbcLocks.create(pool(url(proxy.host(), proxy.port()), PARTITIONED)));
-        JdbcLockClient direct = closed(JdbcLocks.create(pool(server.jdbcUrl(), "direct")));
+        JdbcLockClient direct = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "direct")));
         String name = "partition:acquire:" + System.nanoTime();
         List<long[]> windows = Collections.synchronizedList(new ArrayList<>());
         FaultRun.Result result;
-        try (Connection watcher = TestDatabase.dataSource(server).getConnection()) {
+        try (Connection watcher = TestDatabase.dataSource(server.get()).getConnection()) {
             result = new FaultRun().run(locks(name, partitioned, direct), holders(), FaultRun.duration(), end -> {
                 while (System.nanoTime() < end) {
                     proxy.latency(Duration.ofMillis(5)); // widens the acquire transaction for the watcher to see
@@ -135,24 +126,24 @@ class JdbcPartitionTest {
 
     @Test
     void theDatabaseKilledDuringAnAcquireGrantsNothingTwice() throws Exception {
-        JdbcLockClient first = closed(JdbcLocks.create(pool(server.jdbcUrl(), "first")));
-        JdbcLockClient second = closed(JdbcLocks.create(pool(server.jdbcUrl(), "second")));
+        JdbcLockClient first = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "first")));
+        JdbcLockClient second = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "second")));
         String name = "kill:acquire:" + System.nanoTime();
         AtomicInteger kills = new AtomicInteger();
         FaultRun.Result result = new FaultRun().run(locks(name, first, second), holders(), FaultRun.duration(), end -> {
             while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {
                 FaultRun.pause(1_000);
                 boolean inAcquire;
-                try (Connection watcher = TestDatabase.dataSource(server).getConnection()) {
+                try (Connection watcher = TestDatabase.dataSource(server.get()).getConnection()) {
                     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
                     do {
                         inAcquire = advisoryLockHeldBy(watcher, null);
                     } while (!inAcquire && System.nanoTime() < until);
                 }
-                server.kill();
+                server.get().kill();
                 kills.incrementAndGet();
                 FaultRun.pause(500);
-                server.restart();
+                server.get().restart();
             }
         });
         report("database killed during an acquire (" + kills + " kills)", result);
@@ -162,7 +153,7 @@ class JdbcPartitionTest {
 
     @Test
     void behindPgBouncerInTransactionPoolingNoTwoHoldersOverlap() throws Exception {
-        PgBouncer bouncer = closed(PgBouncer.start(server));
+        PgBouncer bouncer = closed(PgBouncer.start(server.get()));
         JdbcLockClient first = closed(JdbcLocks.create(pool(bouncer.jdbcUrl(), "first")));
         JdbcLockClient second = closed(JdbcLocks.create(pool(bouncer.jdbcUrl(), "second")));
         String name = "pgbouncer:" + System.nanoTime();
@@ -170,7 +161,7 @@ class JdbcPartitionTest {
         FaultRun.Result result = new FaultRun().run(locks(name, first, second), holders(), FaultRun.duration(), end -> {
             while (System.nanoTime() < end) {
                 FaultRun.pause(1_500);
-                try (Connection admin = TestDatabase.dataSource(server).getConnection();
+                try (Connection admin = TestDatabase.dataSource(server.get()).getConnection();
                      Statement statement = admin.createStatement();
                      ResultSet rows = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                              + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
@@ -187,8 +178,8 @@ class JdbcPartitionTest {
     /** The checks are only trusted because they catch this: renewals reported successful while the database is unreachable. */
     @Test
     void theChecksCatchAnOverlapWhenRenewalsLieUnderAPartition() throws Exception {
-        FaultProxy proxy = closed(FaultProxy.start(server.host(), server.port()));
-        JdbcLockClient direct = closed(JdbcLocks.create(pool(server.jdbcUrl(), "direct")));
+        FaultProxy proxy = closed(FaultProxy.start(server.get().host(), server.get().port()));
+        JdbcLockClient direct = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "direct")));
         HikariDataSource behindProxy = pool(url(proxy.host(), proxy.port()), PARTITIONED);
         String name = "partition:lying:" + System.nanoTime();
         LeaseEngine lying = lyingEngine();
@@ -258,8 +249,8 @@ class JdbcPartitionTest {
     private HikariDataSource pool(String url, String application) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
-        config.setUsername(server.user());
-        config.setPassword(server.password());
+        config.setUsername(server.get().user());
+        config.setPassword(server.get().password());
         config.setMaximumPoolSize(6);
         config.setMinimumIdle(2);
         config.setConnectionTimeout(2_000);

@@ -10,11 +10,11 @@ import dev.leasehold.testkit.history.CounterWorkload;
 import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Verdict;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,27 +34,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClusterFailoverTest {
 
-    private static RedisClusterGroup cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = RedisClusterGroup.start(3, 1);
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisClusterGroup> cluster = TestServer.perClass(() -> RedisClusterGroup.start(3, 1));
 
     private static RedisLockClient connect() {
-        return RedisLocks.builder().cluster(cluster.seedUris().toArray(String[]::new))
+        return RedisLocks.builder().cluster(cluster.get().seedUris().toArray(String[]::new))
                 .operationTimeout(Duration.ofSeconds(2)).connect();
     }
 
     @Test
     void movingTheSlotOfALockUnderLoadLosesNoLeaseAndGrantsNoneTwice() throws Exception {
         String name = "reshard:counter";
-        int slot = cluster.slotOf(name);
+        int slot = cluster.get().slotOf(name);
         List<RedisLockClient> clients = List.of(connect(), connect());
         try {
             List<DistributedLock> locks = new ArrayList<>();
@@ -67,11 +58,11 @@ class ClusterFailoverTest {
             Thread mover = new Thread(() -> {
                 sleep(1_500);
                 for (int move = 0; move < 2; move++) {
-                    RedisServer owner = cluster.masterOf(slot);
-                    RedisServer target = cluster.nodes().stream()
+                    RedisServer owner = cluster.get().masterOf(slot);
+                    RedisServer target = cluster.get().nodes().stream()
                             .filter(n -> n != owner && n.command("ROLE").toString().startsWith("[master"))
                             .findFirst().orElseThrow();
-                    cluster.moveSlot(slot, target, () -> sleep(700));
+                    cluster.get().moveSlot(slot, target, () -> sleep(700));
                     System.out.println("slot " + slot + " of '" + name + "' moved from port " + owner.port() + " to "
                             + target.port());
                     sleep(1_500);
@@ -96,10 +87,10 @@ class ClusterFailoverTest {
             Lease held = holder.lock(name, LockOptions.watchdog(Duration.ofSeconds(2))).acquire(Duration.ofSeconds(5));
             CompletableFuture<Lease> waiting = waiter.lock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture();
             Thread.sleep(300);
-            RedisServer master = cluster.masterOf(cluster.slotOf(name));
-            RedisServer replica = cluster.replicasOf(master).get(0);
-            cluster.failover(replica);
-            assertThat(cluster.masterOf(cluster.slotOf(name))).isSameAs(replica);
+            RedisServer master = cluster.get().masterOf(cluster.get().slotOf(name));
+            RedisServer replica = cluster.get().replicasOf(master).get(0);
+            cluster.get().failover(replica);
+            assertThat(cluster.get().masterOf(cluster.get().slotOf(name))).isSameAs(replica);
             Thread.sleep(2_500);
             assertThat(held.isValid()).as("renewed on the promoted master").isTrue();
             assertThat(waiting).isNotDone();

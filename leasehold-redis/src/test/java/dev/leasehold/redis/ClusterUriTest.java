@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The one-string Cluster form; connecting with it to a real Cluster is in {@link ClusterContractTest}. */
+/** The one-string Cluster form; connecting with it to a real Cluster is in {@link ClusterDeploymentTest}. */
 class ClusterUriTest {
 
     private static final String SECRET = "s3cret";

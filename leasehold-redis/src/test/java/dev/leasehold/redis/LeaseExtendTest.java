@@ -7,11 +7,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,30 +30,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LeaseExtendTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void closeClients() {
-        if (server.isPaused()) {
-            server.resume();
+        if (server.get().isPaused()) {
+            server.get().resume();
         }
         clients.forEach(RedisLockClient::close);
         clients.clear();
     }
 
     private RedisLockClient client(Duration operationTimeout) {
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).operationTimeout(operationTimeout).connect();
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).operationTimeout(operationTimeout).connect();
         clients.add(client);
         return client;
     }
@@ -63,7 +54,7 @@ class LeaseExtendTest {
     }
 
     private static long pttl(String key) {
-        return (Long) server.command("PTTL", key);
+        return (Long) server.get().command("PTTL", key);
     }
 
     @Test
@@ -84,14 +75,14 @@ class LeaseExtendTest {
         lease.extendAsync(Duration.ofSeconds(10)).get(5, TimeUnit.SECONDS);
         assertThat(pttl("extend:async")).isBetween(9_000L, 10_000L);
         assertThat(lease.remaining()).isGreaterThan(Duration.ofMillis(9_500));
-        server.command("SET", "extend:async", "someone-else");
+        server.get().command("SET", "extend:async", "someone-else");
         assertThatThrownBy(() -> lease.extendAsync(Duration.ofSeconds(10)).get(5, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(LeaseLostException.class);
         assertThat(lease.isValid()).isFalse();
         assertThatThrownBy(() -> lease.extendAsync(Duration.ofSeconds(10))).as("already lost: at once")
                 .isInstanceOf(LeaseLostException.class);
-        assertThat(server.command("GET", "extend:async")).isEqualTo("someone-else");
-        server.command("DEL", "extend:async");
+        assertThat(server.get().command("GET", "extend:async")).isEqualTo("someone-else");
+        server.get().command("DEL", "extend:async");
     }
 
     @Test
@@ -111,7 +102,7 @@ class LeaseExtendTest {
         assertThat(pttl("extend:watchdog")).as("renewals did not shorten it").isGreaterThan(19_000L);
         assertThat(lease.remaining()).isGreaterThan(Duration.ofSeconds(19));
         lease.release();
-        assertThat(server.command("EXISTS", "extend:watchdog")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "extend:watchdog")).isEqualTo(0L);
     }
 
     @Test
@@ -143,14 +134,14 @@ class LeaseExtendTest {
     @Test
     void anExtensionThatFindsAnotherHolderMarksTheLeaseLostAndSparesTheKey() throws Exception {
         Lease lease = client().lock("extend:stolen", LockOptions.fixedLease(Duration.ofSeconds(10))).acquire(WAIT);
-        server.command("SET", "extend:stolen", "someone-else", "PX", "3000");
+        server.get().command("SET", "extend:stolen", "someone-else", "PX", "3000");
         assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(30))).isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("another holder");
         assertThat(lease.isValid()).isFalse();
         assertThat(lease.lost().toCompletableFuture().get(1, TimeUnit.SECONDS).getMessage()).contains("extension");
-        assertThat(server.command("GET", "extend:stolen")).isEqualTo("someone-else");
+        assertThat(server.get().command("GET", "extend:stolen")).isEqualTo("someone-else");
         assertThat(pttl("extend:stolen")).isLessThanOrEqualTo(3_000L);
-        server.command("DEL", "extend:stolen");
+        server.get().command("DEL", "extend:stolen");
     }
 
     @Test
@@ -159,7 +150,7 @@ class LeaseExtendTest {
         lease.release();
         assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(30))).isInstanceOf(LeaseLostException.class)
                 .hasMessageContaining("released");
-        assertThat(server.command("EXISTS", "extend:released")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "extend:released")).isEqualTo(0L);
     }
 
     @Test
@@ -186,7 +177,7 @@ class LeaseExtendTest {
                 start.countDown();
                 extend.get(5, TimeUnit.SECONDS);
                 assertThat(release.get(5, TimeUnit.SECONDS)).isEqualTo(ReleaseStatus.RELEASED);
-                assertThat(server.command("EXISTS", "extend:race")).as("round %d", i).isEqualTo(0L);
+                assertThat(server.get().command("EXISTS", "extend:race")).as("round %d", i).isEqualTo(0L);
                 assertThat(lease.isValid()).isFalse();
             }
         } finally {
@@ -211,13 +202,13 @@ class LeaseExtendTest {
     void anUnreachableServerLeavesTheDeadlineWhereItWas() {
         Lease lease = client(Duration.ofMillis(200)).lock("extend:frozen", LockOptions.fixedLease(Duration.ofSeconds(3)))
                 .acquire(WAIT);
-        server.pause();
+        server.get().pause();
         try {
             assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(60))).isInstanceOf(LockUnavailableException.class);
             assertThat(lease.remaining()).isLessThanOrEqualTo(Duration.ofSeconds(3));
             assertThat(lease.isValid()).isTrue();
         } finally {
-            server.resume();
+            server.get().resume();
         }
         lease.release();
     }

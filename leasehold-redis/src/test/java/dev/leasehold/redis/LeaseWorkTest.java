@@ -6,11 +6,11 @@ import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -39,24 +39,15 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class LeaseWorkTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = new ArrayList<>();
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @AfterEach
     void closeClients() {
-        if (server.isPaused()) {
-            server.resume();
+        if (server.get().isPaused()) {
+            server.get().resume();
         }
         pool.shutdownNow();
         clients.forEach(RedisLockClient::close);
@@ -64,7 +55,7 @@ class LeaseWorkTest {
     }
 
     private RedisLockClient client(Duration operationTimeout) {
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).operationTimeout(operationTimeout).connect();
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).operationTimeout(operationTimeout).connect();
         clients.add(client);
         return client;
     }
@@ -79,18 +70,18 @@ class LeaseWorkTest {
         String result = lock.call(WAIT, () -> {
             Lease lease = Lease.current();
             assertThat(lease.lockName()).isEqualTo("work:result");
-            assertThat(server.command("GET", "{work:result}:fence")).isEqualTo(Long.toString(lease.token()));
+            assertThat(server.get().command("GET", "{work:result}:fence")).isEqualTo(Long.toString(lease.token()));
             return "done " + lease.token();
         });
         assertThat(result).startsWith("done ");
-        assertThat(server.command("EXISTS", "work:result")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "work:result")).isEqualTo(0L);
         assertThatThrownBy(Lease::current).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no lease is bound");
 
         AtomicBoolean ran = new AtomicBoolean();
         lock.run(WAIT, () -> ran.set(Lease.current().isValid()));
         assertThat(ran).isTrue();
-        assertThat(server.command("EXISTS", "work:result")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "work:result")).isEqualTo(0L);
     }
 
     @Test
@@ -120,7 +111,7 @@ class LeaseWorkTest {
             throw unchecked;
         }))).isSameAs(unchecked);
         assertThat(checked.getSuppressed()).isEmpty();
-        assertThat(server.command("EXISTS", "work:failure")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "work:failure")).isEqualTo(0L);
     }
 
     @Test
@@ -134,8 +125,8 @@ class LeaseWorkTest {
         DistributedSemaphore semaphore = client.semaphore("work:null-permits", 2);
         assertThatThrownBy(() -> semaphore.call(WAIT, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> lock.call(Duration.ofSeconds(-1), () -> 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(server.command("EXISTS", "work:null")).isEqualTo(0L);
-        assertThat(server.command("EXISTS", "{work:null}:fence")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "work:null")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "{work:null}:fence")).isEqualTo(0L);
         assertThat(client.heldLeases()).isZero();
     }
 
@@ -165,11 +156,11 @@ class LeaseWorkTest {
                 return Lease.current().token();
             })));
             Thread.sleep(100);
-            server.pause();
+            server.get().pause();
             pausedAt.set(System.nanoTime());
             pool.submit(() -> {
                 Thread.sleep(ttl.toMillis() + 400);
-                server.resume();
+                server.get().resume();
                 return null;
             });
             try {
@@ -235,7 +226,7 @@ class LeaseWorkTest {
         CompletableFuture<Long> ok = client.lock("work:async")
                 .callAsync(WAIT, lease -> CompletableFuture.supplyAsync(lease::token));
         assertThat(ok.get(5, TimeUnit.SECONDS)).isPositive();
-        assertThat(server.command("EXISTS", "work:async")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "work:async")).isEqualTo(0L);
 
         IOException failure = new IOException("no");
         CompletableFuture<Long> failed = client.lock("work:async")
@@ -257,10 +248,10 @@ class LeaseWorkTest {
     void aFailedReleaseAfterWorkWithinItsLeaseDoesNotReplaceTheResult() throws Exception {
         DistributedLock lock = client(Duration.ofMillis(200)).lock("work:unreachable");
         String result = lock.call(WAIT, () -> {
-            server.pause();
+            server.get().pause();
             return "done";
         });
-        server.resume();
+        server.get().resume();
         assertThat(result).isEqualTo("done");
     }
 }

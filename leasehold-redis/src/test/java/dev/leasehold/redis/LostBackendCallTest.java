@@ -7,6 +7,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.micrometer.MicrometerLeaseEvents;
+import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ class LostBackendCallTest {
     private final List<RedisServer> servers = new ArrayList<>();
     private final List<RedisLockClient> clients = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MeterReadings meters = new MeterReadings(registry);
 
     @AfterEach
     void closeAll() {
@@ -53,10 +55,6 @@ class LostBackendCallTest {
                 .meterRegistry(registry).connect();
         clients.add(client);
         return client;
-    }
-
-    private double releaseFailures() {
-        return registry.get(MicrometerLeaseEvents.RELEASE_FAILURES).counter().count();
     }
 
     private static long millisSince(long nanos) {
@@ -127,7 +125,7 @@ class LostBackendCallTest {
             assertThat(report.status()).isEqualTo(ReleaseStatus.ALREADY_LOST);
             assertThat(report.nodesAnswered()).as("the frozen server has not answered").isZero();
         });
-        assertThat(releaseFailures()).as("a lost lease's clean-up is no failed release").isZero();
+        assertThat(meters.releaseFailures()).as("a lost lease's clean-up is no failed release").isZero();
     }
 
     /** Failed before: the call threw "release of 'killed:call' failed" over the work's result. */
@@ -140,7 +138,7 @@ class LostBackendCallTest {
             return "done";
         }));
         assertThat(result).isEqualTo("done");
-        assertThat(releaseFailures()).isEqualTo(1);
+        assertThat(meters.releaseFailures()).isEqualTo(1);
     }
 
     /** Failed before: the release timed out on the frozen server and the call threw it over the result. */
@@ -154,7 +152,7 @@ class LostBackendCallTest {
             return "done";
         }));
         assertThat(result).isEqualTo("done");
-        assertThat(releaseFailures()).isEqualTo(1);
+        assertThat(meters.releaseFailures()).isEqualTo(1);
         server.resume();
         assertThat((Long) server.command("PTTL", "frozen:after-work")).as("the lock stays taken until its ttl")
                 .isPositive();
@@ -164,7 +162,7 @@ class LostBackendCallTest {
             return CompletableFuture.completedFuture("done async");
         });
         assertThat(async.get(10, TimeUnit.SECONDS)).isEqualTo("done async");
-        assertThat(releaseFailures()).isEqualTo(2);
+        assertThat(meters.releaseFailures()).isEqualTo(2);
     }
 
     private interface Work {

@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -28,7 +30,8 @@ class ReadWriteScriptsTest {
     private static final long TTL = 5_000;
     private static final long REGISTRATION = 5_000;
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
@@ -39,8 +42,7 @@ class ReadWriteScriptsTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        client = RedisClient.create(server.uri());
+        client = RedisClient.create(server.get().uri());
         connection = client.connect();
         commands = connection.async();
         pubSub = client.connectPubSub();
@@ -58,12 +60,11 @@ class ReadWriteScriptsTest {
         pubSub.close();
         connection.close();
         client.shutdown();
-        server.close();
     }
 
     @BeforeEach
     void flush() {
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
         published.clear();
     }
 
@@ -117,22 +118,22 @@ class ReadWriteScriptsTest {
         long first = token(read("reader-a", ""));
         long second = token(read("reader-b", ""));
         assertThat(second).isGreaterThan(first);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(second));
-        assertThat(server.command("ZCARD", keys.readers())).isEqualTo(2L);
-        assertThat((Long) server.command("PTTL", keys.readers())).as("the set outlives its members").isBetween(4_000L, TTL);
-        assertThat(server.command("EXISTS", keys.lock())).as("readers leave the lock key alone").isEqualTo(0L);
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(Long.toString(second));
+        assertThat(server.get().command("ZCARD", keys.readers())).isEqualTo(2L);
+        assertThat((Long) server.get().command("PTTL", keys.readers())).as("the set outlives its members").isBetween(4_000L, TTL);
+        assertThat(server.get().command("EXISTS", keys.lock())).as("readers leave the lock key alone").isEqualTo(0L);
     }
 
     @Test
     void aWriterWaitsForReadersRegistersAtOnceAndNewReadersYieldToIt() {
         token(read("reader-a", ""));
         assertThat(blockedFor(write("writer-w"))).as("until the reader's lease ends").isBetween(4_000L, TTL);
-        assertThat(server.command("ZSCORE", keys.writers(), "writer-w")).as("registered on a first attempt").isNotNull();
-        assertThat((Long) server.command("PTTL", keys.writers())).isBetween(1L, REGISTRATION);
+        assertThat(server.get().command("ZSCORE", keys.writers(), "writer-w")).as("registered on a first attempt").isNotNull();
+        assertThat((Long) server.get().command("PTTL", keys.writers())).isBetween(1L, REGISTRATION);
 
         assertThat(blockedFor(read("reader-b", "reader-b"))).as("yields to the waiting writer").isPositive();
-        assertThat(server.command("ZSCORE", keys.waiters(), "reader-b")).as("a subscribed reader registers").isNotNull();
-        assertThat(server.command("ZCARD", keys.readers())).isEqualTo(1L);
+        assertThat(server.get().command("ZSCORE", keys.waiters(), "reader-b")).as("a subscribed reader registers").isNotNull();
+        assertThat(server.get().command("ZCARD", keys.readers())).isEqualTo(1L);
     }
 
     @Test
@@ -143,8 +144,8 @@ class ReadWriteScriptsTest {
         assertThat(nextMessage()).as("the last reader wakes the waiting writer").isEqualTo("writer-w");
         long writerToken = token(write("writer-w"));
         assertThat(writerToken).isGreaterThan(readerToken);
-        assertThat(server.command("GET", keys.lock())).isEqualTo("writer-w");
-        assertThat(server.command("EXISTS", keys.writers())).as("registration removed").isEqualTo(0L);
+        assertThat(server.get().command("GET", keys.lock())).isEqualTo("writer-w");
+        assertThat(server.get().command("EXISTS", keys.writers())).as("registration removed").isEqualTo(0L);
         assertThat(blockedFor(read("reader-b", ""))).as("no reader while a writer holds").isBetween(4_000L, TTL);
     }
 
@@ -165,9 +166,9 @@ class ReadWriteScriptsTest {
         assertThat(writeRelease("intruder", "")).isZero();
         assertThat(writeRelease("writer-w", "")).isEqualTo(1L);
         assertThat(nextMessage()).isEqualTo("*");
-        assertThat(server.command("EXISTS", keys.lock())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).isEqualTo(0L);
 
-        server.command("DEL", keys.waiters());
+        server.get().command("DEL", keys.waiters());
         token(write("writer-w"));
         blockedFor(write("writer-x"));
         assertThat(writeRelease("writer-w", "")).isEqualTo(1L);
@@ -184,10 +185,10 @@ class ReadWriteScriptsTest {
         blockedFor(write("writer-w"));
         blockedFor(read("reader-b", "reader-b"));
         assertThat(writeRelease("writer-w", "writer-w")).as("abandon: it never held").isZero();
-        assertThat(server.command("EXISTS", keys.writers())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.writers())).isEqualTo(0L);
         assertThat(nextMessage()).as("readers that yielded to it may go").isEqualTo("*");
         token(read("reader-b", "reader-b"));
-        assertThat(server.command("EXISTS", keys.waiters())).as("the admitted reader's registration is gone").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.waiters())).as("the admitted reader's registration is gone").isEqualTo(0L);
     }
 
     @Test
@@ -195,7 +196,7 @@ class ReadWriteScriptsTest {
         token(write("writer-w"));
         blockedFor(read("reader-a", "reader-a"));
         assertThat(writeRelease("writer-w", "writer-w")).isEqualTo(1L);
-        assertThat(server.command("EXISTS", keys.lock())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).isEqualTo(0L);
         assertThat(nextMessage()).isEqualTo("*");
     }
 
@@ -204,7 +205,7 @@ class ReadWriteScriptsTest {
         token(write("writer-w"));
         blockedFor(read("reader-a", "reader-a"));
         assertThat(readRelease("reader-a", "reader-a")).isZero();
-        assertThat(server.command("EXISTS", keys.waiters())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.waiters())).isEqualTo(0L);
 
         writeRelease("writer-w", "");
         nextMessage();
@@ -222,7 +223,7 @@ class ReadWriteScriptsTest {
         assertThat(blockedFor(write("writer-w"))).as("the dead reader's lease still runs").isBetween(1L, 100L);
         Thread.sleep(150);
         token(write("writer-w"));
-        assertThat(server.command("EXISTS", keys.readers())).as("the dead reader was purged").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.readers())).as("the dead reader was purged").isEqualTo(0L);
         assertThat(readRelease("reader-dead", "")).as("its late release is not a release").isZero();
     }
 
@@ -233,7 +234,7 @@ class ReadWriteScriptsTest {
         blockedFor(read("reader-b", ""));
         Thread.sleep(150);
         token(read("reader-b", ""));
-        assertThat(server.command("ZCARD", keys.writers())).isEqualTo(0L);
+        assertThat(server.get().command("ZCARD", keys.writers())).isEqualTo(0L);
     }
 
     @Test
@@ -241,57 +242,57 @@ class ReadWriteScriptsTest {
         token(read("reader-a", ""));
         write("writer-long", 60_000);
         write("writer-short", 100);
-        assertThat((Long) server.command("PTTL", keys.writers())).isGreaterThan(50_000L);
+        assertThat((Long) server.get().command("PTTL", keys.writers())).isGreaterThan(50_000L);
     }
 
     @Test
     void aPlainMutexAndTheWriterExcludeEachOther() {
-        server.command("SET", keys.lock(), "mutex-holder", "PX", "5000");
+        server.get().command("SET", keys.lock(), "mutex-holder", "PX", "5000");
         assertThat(blockedFor(write("writer-w"))).isBetween(4_000L, 5_000L);
         assertThat(blockedFor(read("reader-a", ""))).isPositive();
-        server.command("SET", keys.lock(), "no-ttl");
+        server.get().command("SET", keys.lock(), "no-ttl");
         assertThat(read("reader-a", "").get(1)).as("a key without ttl: unknown").isEqualTo(-1L);
     }
 
     @Test
     void acquiresOnKeysOfAnotherTypeFailWithTheTypeAndWriteNothing() {
         for (String key : List.of(keys.lock(), keys.readers(), keys.writers())) {
-            server.command("FLUSHALL");
-            server.command("HSET", key, "someone", "1");
+            server.get().command("FLUSHALL");
+            server.get().command("HSET", key, "someone", "1");
             assertThatThrownBy(() -> read("reader-a", "reader-a"))
                     .hasRootCauseInstanceOf(RedisCommandExecutionException.class)
                     .hasMessageContaining("LEASEHOLD_FOREIGN_TYPE hash " + key);
             assertThatThrownBy(() -> write("writer-w"))
                     .hasRootCauseInstanceOf(RedisCommandExecutionException.class)
                     .hasMessageContaining("LEASEHOLD_FOREIGN_TYPE hash " + key);
-            assertThat(ServerProbe.keys(server)).as("nothing written beside " + key).containsExactly(key);
+            assertThat(ServerProbe.keys(server.get())).as("nothing written beside " + key).containsExactly(key);
         }
-        server.command("FLUSHALL");
-        server.command("HSET", keys.fence(), "someone", "1");
+        server.get().command("FLUSHALL");
+        server.get().command("HSET", keys.fence(), "someone", "1");
         assertThatThrownBy(() -> read("reader-a", ""))
                 .hasMessageContaining("LEASEHOLD_FOREIGN_TYPE hash " + keys.fence());
-        assertThat(ServerProbe.keys(server)).containsExactly(keys.fence());
+        assertThat(ServerProbe.keys(server.get())).containsExactly(keys.fence());
     }
 
     @Test
     void releasesOnKeysOfAnotherTypeAreNotOursAndLeaveThemAlone() throws InterruptedException {
-        server.command("HSET", keys.lock(), "writer-w", "1");
-        server.command("SET", keys.readers(), "reader-a");
-        server.command("SET", keys.writers(), "x");
+        server.get().command("HSET", keys.lock(), "writer-w", "1");
+        server.get().command("SET", keys.readers(), "reader-a");
+        server.get().command("SET", keys.writers(), "x");
         assertThat(writeRelease("writer-w", "writer-w")).isZero();
         assertThat(readRelease("reader-a", "reader-a")).isZero();
-        assertThat(server.command("TYPE", keys.lock())).isEqualTo("hash");
-        assertThat(server.command("TYPE", keys.readers())).isEqualTo("string");
-        assertThat(server.command("TYPE", keys.writers())).isEqualTo("string");
+        assertThat(server.get().command("TYPE", keys.lock())).isEqualTo("hash");
+        assertThat(server.get().command("TYPE", keys.readers())).isEqualTo("string");
+        assertThat(server.get().command("TYPE", keys.writers())).isEqualTo("string");
         assertThat(nextMessage()).isNull();
     }
 
     @Test
     void aWaitersKeyOfAnotherTypeNeitherBlocksReadersNorSilencesTheWritersRelease() throws InterruptedException {
-        server.command("SET", keys.waiters(), "not-a-sorted-set");
+        server.get().command("SET", keys.waiters(), "not-a-sorted-set");
         token(write("writer-w"));
         blockedFor(read("reader-a", "reader-a"));
-        assertThat(server.command("TYPE", keys.waiters())).isEqualTo("string");
+        assertThat(server.get().command("TYPE", keys.waiters())).isEqualTo("string");
         assertThat(writeRelease("writer-w", "")).isEqualTo(1L);
         assertThat(nextMessage()).as("cannot tell who waits: wake everyone").isEqualTo("*");
         token(read("reader-a", "reader-a"));
@@ -304,13 +305,13 @@ class ReadWriteScriptsTest {
         List<Object> extended = scripts.renewMembers.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.readers(), keys.readers()}, "reader-a", "9000", "intruder", "9000").join();
         assertThat(extended).containsExactly(1L, 0L);
-        assertThat((Long) server.command("PTTL", keys.readers())).isGreaterThan(8_000L);
+        assertThat((Long) server.get().command("PTTL", keys.readers())).isGreaterThan(8_000L);
         readRelease("reader-a", "");
         readRelease("reader-b", "");
         token(write("writer-w"));
         assertThat(scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock()}, "writer-w", "9000").join()).containsExactly(1L);
-        assertThat((Long) server.command("PTTL", keys.lock())).isGreaterThan(8_000L);
+        assertThat((Long) server.get().command("PTTL", keys.lock())).isGreaterThan(8_000L);
     }
 
     @Test
@@ -321,7 +322,7 @@ class ReadWriteScriptsTest {
         readRelease("reader-a", "");
         token(write("writer-w"));
         blockedFor(read("reader-c", "reader-c"));
-        assertThat(ServerProbe.keys(server)).isNotEmpty();
-        assertThat(ServerProbe.keysWithoutTtl(server)).isEmpty();
+        assertThat(ServerProbe.keys(server.get())).isNotEmpty();
+        assertThat(ServerProbe.keysWithoutTtl(server.get())).isEmpty();
     }
 }

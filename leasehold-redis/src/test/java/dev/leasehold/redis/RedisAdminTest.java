@@ -10,11 +10,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,28 +32,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisAdminTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void closeClients() {
         clients.forEach(RedisLockClient::close);
         clients.clear();
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
     }
 
     private RedisLockClient client() {
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofSeconds(10)).connect();
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofSeconds(10)).connect();
         clients.add(client);
         return client;
     }
@@ -68,18 +59,18 @@ class RedisAdminTest {
         }
         // Noise: plain data, a released lock's leftover fence, a foreign SET NX lock, other kinds.
         for (int i = 0; i < 500; i++) {
-            server.command("SET", "cache:" + i, "value " + i);
+            server.get().command("SET", "cache:" + i, "value " + i);
         }
         client.lock("job:released").acquire(WAIT).release();
-        server.command("SET", "job:python", "redis-py-token", "PX", "60000");
+        server.get().command("SET", "job:python", "redis-py-token", "PX", "60000");
         Lease reader = client.readWriteLock("job:rw").readLock().acquire(WAIT);
-        long scansBefore = ServerProbe.calls(server, "scan");
+        long scansBefore = ServerProbe.calls(server.get(), "scan");
 
         List<LockInfo> jobs = client.list("job:*");
 
-        assertThat(ServerProbe.calls(server, "scan") - scansBefore).as("several bounded SCAN steps")
+        assertThat(ServerProbe.calls(server.get(), "scan") - scansBefore).as("several bounded SCAN steps")
                 .isGreaterThanOrEqualTo(3);
-        assertThat(ServerProbe.calls(server, "keys")).as("never KEYS").isZero();
+        assertThat(ServerProbe.calls(server.get(), "keys")).as("never KEYS").isZero();
         assertThat(jobs).as("every held lock and the read-held name").hasSize(held + 1);
         assertThat(jobs).extracting(LockInfo::name).doesNotContain("job:released", "job:python")
                 .contains("job:0", "job:" + (held - 1), "job:rw").isSorted();
@@ -111,7 +102,7 @@ class RedisAdminTest {
 
         RedisLockClient waiterClient = client();
         CompletableFuture<Lease> waiting = waiterClient.lock("acct:9").acquireAsync(Duration.ofSeconds(20));
-        ServerProbe.awaitWaiters(server, "{acct:9}:waiters", 1);
+        ServerProbe.awaitWaiters(server.get(), "{acct:9}:waiters", 1);
 
         RedisLockClient admin = client();
         long brokeAt = System.nanoTime();
@@ -135,12 +126,12 @@ class RedisAdminTest {
                 .isInstanceOf(StaleTokenException.class);
 
         @SuppressWarnings("unchecked")
-        Map<String, String> audit = toMap((List<Object>) server.command("HGETALL", "{acct:9}:broken"));
+        Map<String, String> audit = toMap((List<Object>) server.get().command("HGETALL", "{acct:9}:broken"));
         assertThat(audit).containsEntry("reason", "stuck batch job, ticket OPS-12")
                 .containsEntry("fence", Long.toString(report.get().fence()))
                 .containsEntry("by", report.get().by()).containsKeys("holder", "at");
         assertThat(audit.get("holder")).endsWith("…").hasSize(7);
-        assertThat((Long) server.command("PTTL", "{acct:9}:broken")).isPositive()
+        assertThat((Long) server.get().command("PTTL", "{acct:9}:broken")).isPositive()
                 .isLessThanOrEqualTo(RedisLockClient.BREAK_AUDIT_RETENTION.toMillis());
         assertThat(broken.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
         assertThat(next.isValid()).as("the broken holder's release spares the next holder").isTrue();
@@ -151,19 +142,19 @@ class RedisAdminTest {
     void breakingAFreeLockWritesNothing() {
         RedisLockClient client = client();
         client.lock("free:1").acquire(WAIT).release();
-        Object fence = server.command("GET", "{free:1}:fence");
+        Object fence = server.get().command("GET", "{free:1}:fence");
         assertThat(client.breakLock("free:1", "just checking")).isEmpty();
-        assertThat(server.command("GET", "{free:1}:fence")).isEqualTo(fence);
-        assertThat(server.command("EXISTS", "{free:1}:broken")).isEqualTo(0L);
+        assertThat(server.get().command("GET", "{free:1}:fence")).isEqualTo(fence);
+        assertThat(server.get().command("EXISTS", "{free:1}:broken")).isEqualTo(0L);
     }
 
     @Test
     void theFenceAdvancesEvenWhenItsKeyHadExpired() {
         Lease lease = client().lock("old:1").acquire(WAIT);
-        server.command("DEL", "{old:1}:fence"); // held longer than the fence retention
+        server.get().command("DEL", "{old:1}:fence"); // held longer than the fence retention
         BrokenLock report = client().breakLock("old:1", "expired fence").orElseThrow();
         assertThat(report.fence()).isGreaterThan(lease.token());
-        assertThat((Long) server.command("PTTL", "{old:1}:fence")).as("kept for the fence retention").isPositive();
+        assertThat((Long) server.get().command("PTTL", "{old:1}:fence")).as("kept for the fence retention").isPositive();
         // Another client: this one's own lease still queues its acquisitions of the name locally.
         assertThat(client().lock("old:1").acquire(WAIT).token()).isGreaterThan(report.fence());
     }
@@ -181,10 +172,10 @@ class RedisAdminTest {
              Lease fair = client.fairLock("kind:fair").acquire(WAIT)) {
             CompletableFuture<Lease> queued = other.fairLock("kind:fair").acquireAsync(Duration.ofSeconds(20))
                     .toCompletableFuture();
-            ServerProbe.awaitWaiters(server, "{kind:fair}:queue", 1);
+            ServerProbe.awaitWaiters(server.get(), "{kind:fair}:queue", 1);
             CompletableFuture<Lease> writer = other.readWriteLock("kind:rw").writeLock().acquireAsync(Duration.ofSeconds(20))
                     .toCompletableFuture();
-            ServerProbe.awaitWaiters(server, "{kind:rw}:writers", 1);
+            ServerProbe.awaitWaiters(server.get(), "{kind:rw}:writers", 1);
 
             LockInfo lock = client.inspect("kind:mutex");
             assertThat(lock.kind()).hasValue(LockKind.MUTEX);
@@ -248,7 +239,7 @@ class RedisAdminTest {
         BrokenLock readers = client().breakLock("shared:rw", "stuck readers").orElseThrow();
         assertThat(readers.fence()).isGreaterThan(reader.token()).isGreaterThan(secondReader.token());
         assertThat(readers.holder()).endsWith("…");
-        assertThat(server.command("EXISTS", "{shared:rw}:readers")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "{shared:rw}:readers")).isEqualTo(0L);
         reader.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
         try (Lease writer = client().readWriteLock("shared:rw").writeLock().acquire(WAIT)) {
             assertThat(writer.token()).isGreaterThan(readers.fence());
@@ -258,7 +249,7 @@ class RedisAdminTest {
         Lease secondPermit = client().semaphore("shared:sem", 2).acquire(WAIT);
         BrokenLock permits = client().breakLock("shared:sem", "stuck workers").orElseThrow();
         assertThat(permits.fence()).isGreaterThan(permit.token()).isGreaterThan(secondPermit.token());
-        assertThat(server.command("EXISTS", "{shared:sem}:permits")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "{shared:sem}:permits")).isEqualTo(0L);
         RedisLockClient next = client();
         assertThat(next.semaphore("shared:sem", 2).available()).as("every permit is free again").isEqualTo(2);
         try (Lease after = next.semaphore("shared:sem", 2).acquire(WAIT)) {

@@ -6,10 +6,10 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -22,17 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisCloseAndRetryTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     /**
      * Failed before (2 of 20 keys stranded for 30 s): close() failed waiting acquisitions on
@@ -42,7 +33,7 @@ class RedisCloseAndRetryTest {
     void closingWithAnAcquireOnTheWireLeavesNoKey() throws Exception {
         for (int i = 0; i < 20; i++) {
             String name = "close-in-flight:" + i;
-            RedisLockClient client = RedisLocks.connect(server.uri());
+            RedisLockClient client = RedisLocks.connect(server.get().uri());
             client.lock("close-in-flight:warm-up").acquire(Duration.ZERO).release();
             CompletableFuture<Lease> pending = client.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
                     .acquireAsync(Duration.ofSeconds(5));
@@ -52,7 +43,7 @@ class RedisCloseAndRetryTest {
                 Thread.sleep(5);
             }
             assertThat(pending).isDone();
-            assertThat(server.command("EXISTS", name)).as("key of '%s' after close()", name).isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", name)).as("key of '%s' after close()", name).isEqualTo(0L);
         }
     }
 
@@ -63,10 +54,10 @@ class RedisCloseAndRetryTest {
     @Test
     void aClientClosingAsItsWaiterIsWokenLeavesNoPermitBehind() throws Exception {
         LockOptions options = LockOptions.watchdog(Duration.ofSeconds(30));
-        try (RedisLockClient holder = RedisLocks.connect(server.uri()); RedisLockClient next = RedisLocks.connect(server.uri())) {
+        try (RedisLockClient holder = RedisLocks.connect(server.get().uri()); RedisLockClient next = RedisLocks.connect(server.get().uri())) {
             for (int i = 0; i < 20; i++) {
                 String name = "close-woken:" + i;
-                RedisLockClient closing = RedisLocks.connect(server.uri());
+                RedisLockClient closing = RedisLocks.connect(server.get().uri());
                 Lease held = holder.semaphore(name, 1, options).acquire(Duration.ZERO);
                 closing.semaphore(name, 1, options).acquireAsync(Duration.ofSeconds(60));
                 Thread.sleep(50);
@@ -86,7 +77,7 @@ class RedisCloseAndRetryTest {
     /** Failed before: the retry deleted the still-held key but reported ALREADY_LOST. */
     @Test
     void aReleaseRetriedAfterAFailureReportsReleased() throws Exception {
-        try (FaultProxy proxy = FaultProxy.start(server.host(), server.port());
+        try (FaultProxy proxy = FaultProxy.start(server.get().host(), server.get().port());
              RedisLockClient client = RedisLocks.builder().uri("redis://" + proxy.host() + ":" + proxy.port())
                      .operationTimeout(Duration.ofMillis(500)).connect()) {
             Lease lease = client.lock("retried-release", LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ZERO);
@@ -94,7 +85,7 @@ class RedisCloseAndRetryTest {
             assertThatThrownBy(lease::release).isInstanceOf(LockUnavailableException.class);
             proxy.cutAll();
             proxy.pass();
-            assertThat(server.command("EXISTS", "retried-release")).as("still held on the server").isEqualTo(1L);
+            assertThat(server.get().command("EXISTS", "retried-release")).as("still held on the server").isEqualTo(1L);
             ReleaseStatus status = null;
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (status == null) {
@@ -105,7 +96,7 @@ class RedisCloseAndRetryTest {
                     Thread.sleep(100);
                 }
             }
-            assertThat(server.command("EXISTS", "retried-release")).isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", "retried-release")).isEqualTo(0L);
             assertThat(status).isEqualTo(ReleaseStatus.RELEASED);
         }
     }

@@ -5,12 +5,12 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -28,27 +28,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisConnectionBlipTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Test
     void aKeyGrantedBehindALostReplyIsReleasedAfterTheReconnect() throws Exception {
         String name = "blip:order";
-        RedisClient raw = RedisClient.create(server.uri());
-        try (FaultProxy proxy = FaultProxy.start(server.host(), server.port());
+        RedisClient raw = RedisClient.create(server.get().uri());
+        try (FaultProxy proxy = FaultProxy.start(server.get().host(), server.get().port());
              StatefulRedisConnection<String, String> direct = raw.connect();
              RedisLockClient blipped = RedisLocks.builder().uri("redis://" + proxy.host() + ":" + proxy.port())
                      .operationTimeout(Duration.ofSeconds(2)).connect();
-             RedisLockClient other = RedisLocks.connect(server.uri())) {
+             RedisLockClient other = RedisLocks.connect(server.get().uri())) {
             // Load the script first: a held NOSCRIPT reply would stop the EVAL fallback from being sent.
             blipped.lock("blip:warm-up").acquire(Duration.ofSeconds(1)).release();
             proxy.holdReplies();

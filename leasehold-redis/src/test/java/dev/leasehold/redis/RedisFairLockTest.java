@@ -6,11 +6,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.launcher.Signals;
 import dev.leasehold.redis.internal.LockKeys;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,18 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class RedisFairLockTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void closeClients() {
@@ -52,7 +43,7 @@ class RedisFairLockTest {
     }
 
     private RedisLockClient client() {
-        return client(RedisLocks.builder().uri(server.uri()));
+        return client(RedisLocks.builder().uri(server.get().uri()));
     }
 
     private RedisLockClient client(RedisLocks.Builder builder) {
@@ -63,7 +54,7 @@ class RedisFairLockTest {
 
     /** Waits up to 10 s until the fair queue of {@code name} holds {@code count} waiters. */
     private static void awaitQueue(String name, long count) throws InterruptedException {
-        ServerProbe.awaitWaiters(server, LockKeys.of(name).queue(), count);
+        ServerProbe.awaitWaiters(server.get(), LockKeys.of(name).queue(), count);
     }
 
     @Test
@@ -102,7 +93,7 @@ class RedisFairLockTest {
         for (int i = 1; i < tokens.size(); i++) {
             assertThat(tokens.get(i)).isGreaterThan(tokens.get(i - 1));
         }
-        assertThat(server.command("EXISTS", LockKeys.of(name).queue(), LockKeys.of(name).queueInfo()))
+        assertThat(server.get().command("EXISTS", LockKeys.of(name).queue(), LockKeys.of(name).queueInfo()))
                 .as("the queue is gone with its last waiter").isEqualTo(0L);
     }
 
@@ -110,8 +101,8 @@ class RedisFairLockTest {
     void aHandoffBetweenClientsCostsTheReleaseAndNoAcquire() throws Exception {
         String name = "fair:handoff";
         // No re-check timer and no renewal can fire within the test: every script call is counted.
-        RedisLockClient holderClient = client(RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofMinutes(1)));
-        RedisLockClient waiterClient = client(RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofMinutes(1)));
+        RedisLockClient holderClient = client(RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofMinutes(1)));
+        RedisLockClient waiterClient = client(RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofMinutes(1)));
         LockOptions fixed = LockOptions.fixedLease(Duration.ofSeconds(60));
         // Load both scripts into the server's cache first: a NOSCRIPT fallback would count twice.
         holderClient.fairLock(name, fixed).acquire(Duration.ofSeconds(5)).release();
@@ -133,14 +124,14 @@ class RedisFairLockTest {
         assertThat(scriptCalls() - scriptCalls).as("script calls from the release to the waiter's lease: the release alone")
                 .isEqualTo(1L);
         assertThat(taken.token()).isGreaterThan(held.token());
-        assertThat(server.command("GET", LockKeys.of(name).fence())).isEqualTo(Long.toString(taken.token()));
+        assertThat(server.get().command("GET", LockKeys.of(name).fence())).isEqualTo(Long.toString(taken.token()));
         assertThat(taken.isValid()).isTrue();
         taken.release();
-        assertThat(server.command("EXISTS", name)).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", name)).isEqualTo(0L);
     }
 
     private static long scriptCalls() {
-        return ServerProbe.calls(server, "evalsha") + ServerProbe.calls(server, "eval");
+        return ServerProbe.calls(server.get(), "evalsha") + ServerProbe.calls(server.get(), "eval");
     }
 
     @Test
@@ -170,10 +161,10 @@ class RedisFairLockTest {
             assertThat(afterRelease).as("ms from the release to the next live waiter's lease").isLessThan(2_000L);
             assertThat((System.nanoTime() - killed) / 1_000_000).isGreaterThanOrEqualTo(registrationMillis);
             assertThat(taken.token()).isGreaterThan(held.token());
-            assertThat(server.command("ZCARD", LockKeys.of(name).queue()))
+            assertThat(server.get().command("ZCARD", LockKeys.of(name).queue()))
                     .as("the dead waiter is gone; the taker keeps its handoff entry until it releases").isEqualTo(1L);
             taken.release();
-            assertThat(server.command("EXISTS", LockKeys.of(name).queue(), LockKeys.of(name).queueInfo())).isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", LockKeys.of(name).queue(), LockKeys.of(name).queueInfo())).isEqualTo(0L);
         } finally {
             child.destroyForcibly();
         }
@@ -186,7 +177,7 @@ class RedisFairLockTest {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), FairWaiterMain.class.getName(),
-                server.uri(), name, Long.toString(maxRecheckMillis), Long.toString(operationTimeoutMillis));
+                server.get().uri(), name, Long.toString(maxRecheckMillis), Long.toString(operationTimeoutMillis));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         process.getOutputStream().close();
         return process;

@@ -3,6 +3,7 @@ package dev.leasehold.redis;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.MutexScripts;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** fair_acquire.lua and fair_release.lua on their own, against a real server. */
 class RedisFairScriptsTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
@@ -39,8 +42,7 @@ class RedisFairScriptsTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        client = RedisClient.create(server.uri());
+        client = RedisClient.create(server.get().uri());
         connection = client.connect();
         commands = connection.async();
     }
@@ -49,12 +51,11 @@ class RedisFairScriptsTest {
     static void stop() {
         connection.close();
         client.shutdown();
-        server.close();
     }
 
     @BeforeEach
     void flushAndListen() {
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
         pubSub = client.connectPubSub();
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
@@ -101,7 +102,7 @@ class RedisFairScriptsTest {
     }
 
     private List<String> queue() {
-        return ((List<?>) server.command("ZRANGE", keys.queue(), "0", "-1")).stream().map(String.class::cast).toList();
+        return ((List<?>) server.get().command("ZRANGE", keys.queue(), "0", "-1")).stream().map(String.class::cast).toList();
     }
 
     @Test
@@ -118,21 +119,21 @@ class RedisFairScriptsTest {
         String holder = "holder-a";
         for (String next : List.of("holder-b", "holder-c", "holder-d")) {
             assertThat(release(holder)).isEqualTo(1L);
-            assertThat(server.command("GET", keys.lock())).as("handed over in the script").isEqualTo(next);
-            assertThat((Long) server.command("PTTL", keys.lock())).as("the waiter's own ttl").isBetween(6_000L, 7_000L);
+            assertThat(server.get().command("GET", keys.lock())).as("handed over in the script").isEqualTo(next);
+            assertThat((Long) server.get().command("PTTL", keys.lock())).as("the waiter's own ttl").isBetween(6_000L, 7_000L);
             String[] message = nextMessage().split(" ");
             assertThat(message[0]).isEqualTo(next);
             assertThat(Long.parseLong(message[2])).as("the stamp of its last attempt").isEqualTo(stampOf(next));
             long handed = Long.parseLong(message[1]);
             assertThat(handed).isGreaterThan(previous);
-            assertThat(server.command("GET", keys.fence())).isEqualTo(message[1]);
+            assertThat(server.get().command("GET", keys.fence())).isEqualTo(message[1]);
             // The waiter's next attempt (say its notification was lost) finds the same token.
             assertThat(token(acquire(next, 7_000))).isEqualTo(handed);
             previous = handed;
             holder = next;
         }
         assertThat(release(holder)).isEqualTo(1L);
-        assertThat(server.command("EXISTS", keys.lock(), keys.queue(), keys.queueInfo())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock(), keys.queue(), keys.queueInfo())).isEqualTo(0L);
         assertThat(published.poll(100, TimeUnit.MILLISECONDS)).as("nobody waits: no message").isNull();
     }
 
@@ -140,7 +141,7 @@ class RedisFairScriptsTest {
     void aNewcomerNeverJumpsTheQueueOfAFreeLock() {
         token(acquire("holder-a", 5_000));
         acquire("holder-b", 5_000);
-        server.command("DEL", keys.lock());
+        server.get().command("DEL", keys.lock());
         List<Object> newcomer = acquire("holder-c", 5_000);
         assertThat(newcomer.get(0)).as("b arrived first").isEqualTo(0L);
         assertThat((Long) newcomer.get(1)).as("b's registration left").isBetween(4_000L, 5_000L);
@@ -153,10 +154,10 @@ class RedisFairScriptsTest {
         token(acquire("holder-a", 5_000));
         acquire("holder-b", 5_000);
         // A tail far in the future, as after the server clock stepped back: arrival still decides.
-        server.command("ZADD", keys.queue(), "9000000000000000", "holder-b");
+        server.get().command("ZADD", keys.queue(), "9000000000000000", "holder-b");
         acquire("holder-c", 5_000);
         assertThat(queue()).containsExactly("holder-b", "holder-c");
-        assertThat(server.command("ZSCORE", keys.queue(), "holder-c")).isEqualTo("9000000000000001");
+        assertThat(server.get().command("ZSCORE", keys.queue(), "holder-c")).isEqualTo("9000000000000001");
     }
 
     @Test
@@ -167,9 +168,9 @@ class RedisFairScriptsTest {
         Thread.sleep(100);
         release("holder-a");
         assertThat(nextMessage()).startsWith("holder-c ");
-        assertThat(server.command("GET", keys.lock())).isEqualTo("holder-c");
+        assertThat(server.get().command("GET", keys.lock())).isEqualTo("holder-c");
         assertThat(queue()).containsExactly("holder-c");
-        assertThat(server.command("HEXISTS", keys.queueInfo(), "holder-dead")).isEqualTo(0L);
+        assertThat(server.get().command("HEXISTS", keys.queueInfo(), "holder-dead")).isEqualTo(0L);
     }
 
     @Test
@@ -180,9 +181,9 @@ class RedisFairScriptsTest {
         release("holder-a");
         assertThat(nextMessage()).startsWith("holder-b ");
         Thread.sleep(100);
-        assertThat(server.command("EXISTS", keys.lock())).as("b's key expired").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).as("b's key expired").isEqualTo(0L);
         assertThat(token(acquire("holder-c", 5_000))).as("b's handoff is over, its place too").isPositive();
-        assertThat(server.command("EXISTS", keys.queue(), keys.queueInfo())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.queue(), keys.queueInfo())).isEqualTo(0L);
     }
 
     @Test
@@ -196,13 +197,13 @@ class RedisFairScriptsTest {
         String[] message = nextMessage().split(" ");
         assertThat(message[0]).isEqualTo("holder-c");
         assertThat(Long.parseLong(message[1])).isGreaterThan(handedToB);
-        assertThat(server.command("GET", keys.lock())).isEqualTo("holder-c");
+        assertThat(server.get().command("GET", keys.lock())).isEqualTo("holder-c");
         assertThat(queue()).containsExactly("holder-c");
 
         acquire("holder-d", 5_000);
         assertThat(release("holder-d")).as("abandon: d only waited").isZero();
         assertThat(queue()).containsExactly("holder-c");
-        assertThat(server.command("GET", keys.lock())).isEqualTo("holder-c");
+        assertThat(server.get().command("GET", keys.lock())).isEqualTo("holder-c");
     }
 
     @Test
@@ -210,7 +211,7 @@ class RedisFairScriptsTest {
         token(acquire("holder-a", 5_000));
         acquire("holder-b", 5_000);
         assertThat(release("intruder")).isZero();
-        assertThat(server.command("GET", keys.lock())).isEqualTo("holder-a");
+        assertThat(server.get().command("GET", keys.lock())).isEqualTo("holder-a");
         assertThat(queue()).containsExactly("holder-b");
     }
 
@@ -219,49 +220,49 @@ class RedisFairScriptsTest {
         token(acquire("holder-a", 5_000));
         acquire("holder-b", 5_000, 30_000, 1);
         acquire("holder-c", 5_000, 50, 2);
-        assertThat(ServerProbe.keysWithoutTtl(server)).isEmpty();
-        assertThat((Long) server.command("PTTL", keys.queue())).isGreaterThan(29_000L);
-        assertThat((Long) server.command("PTTL", keys.queueInfo())).isGreaterThan(29_000L);
+        assertThat(ServerProbe.keysWithoutTtl(server.get())).isEmpty();
+        assertThat((Long) server.get().command("PTTL", keys.queue())).isGreaterThan(29_000L);
+        assertThat((Long) server.get().command("PTTL", keys.queueInfo())).isGreaterThan(29_000L);
         release("holder-a");
-        assertThat(ServerProbe.keysWithoutTtl(server)).isEmpty();
+        assertThat(ServerProbe.keysWithoutTtl(server.get())).isEmpty();
     }
 
     @Test
     void queueKeysOfAnotherTypeFailTheAcquireAndWriteNothing() {
-        server.command("HSET", keys.queue(), "x", "1");
+        server.get().command("HSET", keys.queue(), "x", "1");
         assertThatThrownBy(() -> acquire("holder-a", 5_000))
                 .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE hash " + keys.queue());
-        server.command("DEL", keys.queue());
-        server.command("SET", keys.queueInfo(), "x");
+        server.get().command("DEL", keys.queue());
+        server.get().command("SET", keys.queueInfo(), "x");
         assertThatThrownBy(() -> acquire("holder-a", 5_000))
                 .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE string " + keys.queueInfo());
-        server.command("DEL", keys.queueInfo());
-        server.command("RPUSH", keys.lock(), "x");
+        server.get().command("DEL", keys.queueInfo());
+        server.get().command("RPUSH", keys.lock(), "x");
         assertThatThrownBy(() -> acquire("holder-a", 5_000))
                 .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE list " + keys.lock());
-        assertThat(server.command("EXISTS", keys.fence(), keys.queue(), keys.queueInfo())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.fence(), keys.queue(), keys.queueInfo())).isEqualTo(0L);
         assertThat(release("holder-a")).as("a list is not ours").isZero();
-        assertThat(server.command("TYPE", keys.lock())).isEqualTo("list");
+        assertThat(server.get().command("TYPE", keys.lock())).isEqualTo("list");
     }
 
     @Test
     void releaseWithQueueKeysOfAnotherTypeStillFreesTheLockAndWakesEveryone() throws Exception {
         token(acquire("holder-a", 5_000));
-        server.command("SET", keys.queue(), "not-a-queue");
+        server.get().command("SET", keys.queue(), "not-a-queue");
         assertThat(release("holder-a")).isEqualTo(1L);
-        assertThat(server.command("EXISTS", keys.lock())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).isEqualTo(0L);
         assertThat(nextMessage()).isEqualTo("*");
-        assertThat(server.command("GET", keys.queue())).isEqualTo("not-a-queue");
+        assertThat(server.get().command("GET", keys.queue())).isEqualTo("not-a-queue");
     }
 
     @Test
     void aFenceThatCannotIssueATokenWakesTheWaiterInsteadOfHandingOver() throws Exception {
         token(acquire("holder-a", 5_000));
         acquire("holder-b", 5_000);
-        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE));
+        server.get().command("SET", keys.fence(), Long.toString(Long.MAX_VALUE));
         assertThat(release("holder-a")).isEqualTo(1L);
         assertThat(nextMessage()).isEqualTo("holder-b");
-        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
         assertThatThrownBy(() -> acquire("holder-b", 5_000))
                 .rootCause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
     }

@@ -4,12 +4,14 @@ import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisFenceGuardLeaseTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient redis;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisLockClient locks;
@@ -34,11 +37,10 @@ class RedisFenceGuardLeaseTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        redis = RedisClient.create(server.uri());
+        redis = RedisClient.create(server.get().uri());
         connection = redis.connect();
         guard = RedisFenceGuard.using(connection);
-        locks = RedisLocks.connect(server.uri());
+        locks = RedisLocks.connect(server.get().uri());
     }
 
     @AfterAll
@@ -46,7 +48,6 @@ class RedisFenceGuardLeaseTest {
         locks.close();
         connection.close();
         redis.shutdown();
-        server.close();
     }
 
     /** Failed before (the guard took only the token): the write after the known loss was admitted and applied. */
@@ -64,9 +65,9 @@ class RedisFenceGuardLeaseTest {
         assertThatThrownBy(() -> guard.hset("guarded:hash", "f", "late", old)).isInstanceOf(LeaseLostException.class);
         assertThatThrownBy(() -> guard.incrBy("guarded:count", 1, old)).isInstanceOf(LeaseLostException.class);
         assertThatThrownBy(() -> guard.del("guarded:value", old)).isInstanceOf(LeaseLostException.class);
-        assertThat(server.command("GET", "guarded:value")).isEqualTo("before");
-        assertThat(server.command("HGET", "guarded:hash", "f")).isEqualTo("before");
-        assertThat(server.command("GET", "guarded:count")).isEqualTo("1");
+        assertThat(server.get().command("GET", "guarded:value")).isEqualTo("before");
+        assertThat(server.get().command("HGET", "guarded:hash", "f")).isEqualTo("before");
+        assertThat(server.get().command("GET", "guarded:count")).isEqualTo("1");
         assertThat(guard.highestAdmitted("guarded:value")).as("the old token is still the highest").isEqualTo(old.token());
 
         try (Lease next = locks.lock("guarded:lock").acquire(Duration.ofSeconds(5))) {
@@ -82,6 +83,6 @@ class RedisFenceGuardLeaseTest {
                 .isInstanceOf(LeaseLostException.class).hasMessageContaining("released");
         assertThatThrownBy(() -> guard.set("guarded:released:value", "null", (Lease) null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lease");
-        assertThat((Long) server.command("EXISTS", "guarded:released:value")).isZero();
+        assertThat((Long) server.get().command("EXISTS", "guarded:released:value")).isZero();
     }
 }

@@ -7,6 +7,7 @@ import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Verdict;
 import dev.leasehold.testkit.history.Write;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisFenceGuardTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisCommands<String, String> redis;
@@ -47,8 +50,7 @@ class RedisFenceGuardTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        client = RedisClient.create(server.uri());
+        client = RedisClient.create(server.get().uri());
         connection = client.connect();
         redis = connection.sync();
         guard = RedisFenceGuard.using(connection);
@@ -58,12 +60,11 @@ class RedisFenceGuardTest {
     static void stop() {
         connection.close();
         client.shutdown();
-        server.close();
     }
 
     @BeforeEach
     void flush() {
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
     }
 
     @Test

@@ -3,26 +3,17 @@ package dev.leasehold.redis;
 import dev.leasehold.engine.EngineLockClient;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.testkit.contract.InspectorContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The inspector contract on a single Redis server: every kind through inspect.lua, list.lua and break.lua. */
 class RedisInspectorTest extends InspectorContract {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Override
     protected EngineLockClient connect() {
-        return RedisLocks.connect(server.uri());
+        return RedisLocks.connect(server.get().uri());
     }
 }

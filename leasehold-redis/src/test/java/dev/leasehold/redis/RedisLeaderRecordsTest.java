@@ -8,9 +8,9 @@ import dev.leasehold.LeadershipOptions;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.spi.LeaderRecords;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -22,21 +22,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The leader-record scripts on their own, against a real redis-server: fenced by the term's token. */
 class RedisLeaderRecordsTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Test
     void aDeposedLeaderNeverOverwritesItsSuccessorsRecordNorClearsIt() {
-        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
+        try (RedisLockClient client = RedisLocks.connect(server.get().uri())) {
             LeaderRecords records = client.leaderRecords();
             Duration ttl = Duration.ofSeconds(10);
             Lease first = client.lock("records").acquire(Duration.ZERO);
@@ -53,7 +44,7 @@ class RedisLeaderRecordsTest {
             assertThat(records.publish("records", old, ttl).join()).as("a late refresh of the old term").isFalse();
             records.clear("records", old.token()).join();
             assertThat(records.read("records").join()).contains(next);
-            assertThat(server.command("PTTL", "{records}:leader")).isInstanceOf(Long.class)
+            assertThat(server.get().command("PTTL", "{records}:leader")).isInstanceOf(Long.class)
                     .satisfies(pttl -> assertThat((Long) pttl).isPositive().isLessThanOrEqualTo(ttl.toMillis()));
             records.clear("records", next.token()).join();
             assertThat(records.read("records").join()).isEmpty();
@@ -63,7 +54,7 @@ class RedisLeaderRecordsTest {
 
     @Test
     void aLeaderWhoseTermOutlastsTheFenceRetentionIsStillTheCurrentLeader() throws InterruptedException {
-        try (RedisLockClient client = RedisLocks.builder().uri(server.uri()).fenceRetention(Duration.ofSeconds(1))
+        try (RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).fenceRetention(Duration.ofSeconds(1))
                 .connect();
              Leadership candidate = client.leadership("long-term", LeadershipOptions.defaults()
                      .withLockOptions(LockOptions.watchdog(Duration.ofSeconds(1))).withLeaderId("a"))) {
@@ -91,13 +82,13 @@ class RedisLeaderRecordsTest {
      */
     @Test
     void aLeaderRecordKeyOfAnotherTypeIsRefusedAndLeftUntouched() {
-        try (RedisLockClient client = RedisLocks.connect(server.uri())) {
-            server.command("SET", "{foreign-record}:leader", "someone else's data");
+        try (RedisLockClient client = RedisLocks.connect(server.get().uri())) {
+            server.get().command("SET", "{foreign-record}:leader", "someone else's data");
             Lease term = client.lock("foreign-record").acquire(Duration.ZERO);
             LeaderInfo info = new LeaderInfo("a", term.token(), Optional.empty());
             assertThatThrownBy(() -> client.leaderRecords().publish("foreign-record", info, Duration.ofSeconds(10)).join())
                     .isInstanceOf(CompletionException.class).hasMessageContaining("{foreign-record}:leader");
-            assertThat(server.command("GET", "{foreign-record}:leader")).isEqualTo("someone else's data");
+            assertThat(server.get().command("GET", "{foreign-record}:leader")).isEqualTo("someone else's data");
             assertThat(client.leaderRecords().read("foreign-record").join()).isEmpty();
             term.release();
         }

@@ -3,8 +3,8 @@ package dev.leasehold.redis;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.testkit.contract.LeadershipContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -13,26 +13,17 @@ import java.util.List;
 /** The leader-election contract, against one real redis-server. */
 class RedisLeadershipContractTest extends LeadershipContract {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> redis = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Override
     protected LockClient connect() {
-        return RedisLocks.connect(server.uri());
+        return RedisLocks.connect(redis.get().uri());
     }
 
     @Override
     protected List<InetSocketAddress> servers() {
-        return List.of(new InetSocketAddress(server.host(), server.port()));
+        return List.of(new InetSocketAddress(redis.get().host(), redis.get().port()));
     }
 
     @Override

@@ -6,9 +6,9 @@ import dev.leasehold.LeadershipListener;
 import dev.leasehold.LeadershipOptions;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,17 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** What a candidate leaves behind when its client is closed under it, on a real redis-server. */
 class RedisLeadershipThreadsTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     /**
      * The client's close ends every thread it started, also a candidate's (its campaign and its
@@ -41,7 +32,7 @@ class RedisLeadershipThreadsTest {
     void closingTheClientUnderARunningLeaderLeavesNoCandidateThreadBehind() throws Exception {
         String name = "threads-" + System.nanoTime();
         CompletableFuture<String> revoked = new CompletableFuture<>();
-        LockClient client = RedisLocks.connect(server.uri());
+        LockClient client = RedisLocks.connect(server.get().uri());
         Leadership candidate = client.leadership(name, LeadershipOptions.defaults());
         candidate.start(new LeadershipListener() {
             @Override

@@ -1,34 +1,21 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.LockClient;
-import dev.leasehold.testkit.contract.LockClientContract;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.contract.ContractBackend;
+import dev.leasehold.testkit.contract.ContractKinds;
+import dev.leasehold.testkit.contract.LockClientContract;
+import dev.leasehold.testkit.junit.TestServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The shared contract, against one real redis-server. */
+/** The shared contract for every exclusive kind, against one real redis-server. */
+@ContractKinds({"lock", "fair_lock", "write", "semaphore"})
 class RedisLockContractTest extends LockClientContract {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> redis = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Override
-    protected LockClient connect() {
-        return RedisLocks.connect(server.uri());
-    }
-
-    @Override
-    protected AutoCloseable pauseBackend() {
-        server.pause();
-        return server::resume;
+    protected ContractBackend backend() {
+        return RedisContractBackend.single(redis.get());
     }
 }

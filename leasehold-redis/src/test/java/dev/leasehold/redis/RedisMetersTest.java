@@ -9,23 +9,20 @@ import dev.leasehold.ReleaseStatus;
 import dev.leasehold.engine.AcquireOutcome;
 import dev.leasehold.engine.LeaseEvents;
 import dev.leasehold.launcher.RedisServer;
-import dev.leasehold.micrometer.MicrometerLeaseEvents;
-import io.micrometer.core.instrument.Timer;
+import dev.leasehold.testkit.junit.TestServer;
+import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,31 +35,23 @@ class RedisMetersTest {
 
     private static final Duration WAIT = Duration.ofSeconds(2);
     private static final Duration LONG_TTL = Duration.ofSeconds(30);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MeterReadings meters = new MeterReadings(registry);
     private final List<RedisLockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     @AfterEach
     void closeClients() {
-        if (server.isPaused()) {
-            server.resume();
+        if (server.get().isPaused()) {
+            server.get().resume();
         }
         clients.forEach(RedisLockClient::close);
         clients.clear();
     }
 
     private RedisLockClient client(Duration operationTimeout) {
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).operationTimeout(operationTimeout)
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).operationTimeout(operationTimeout)
                 .meterRegistry(registry).connect();
         clients.add(client);
         return client;
@@ -74,7 +63,7 @@ class RedisMetersTest {
 
     @Test
     void aClientWithoutARegistryRegistersNothing() {
-        RedisLockClient plain = RedisLocks.builder().uri(server.uri()).connect();
+        RedisLockClient plain = RedisLocks.builder().uri(server.get().uri()).connect();
         clients.add(plain);
         plain.lock("meters:plain").acquire(WAIT).release();
         assertThat(registry.getMeters()).isEmpty();
@@ -87,7 +76,7 @@ class RedisMetersTest {
         assertThatThrownBy(() -> RedisLocks.builder().leaseEvents(null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LeaseEvents.NONE");
         java.util.concurrent.ConcurrentLinkedQueue<String> events = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).leaseEvents(new LeaseEvents() {
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).leaseEvents(new LeaseEvents() {
             @Override
             public void acquireEnded(String kind, AcquireOutcome outcome, long waitNanos) {
                 events.add(kind + " " + outcome);
@@ -113,45 +102,44 @@ class RedisMetersTest {
         client.readWriteLock("meters:kind:rw").writeLock().acquire(WAIT).release();
         client.semaphore("meters:kind:sem", 2).acquire(WAIT).release();
         for (String kind : List.of("lock", "fair_lock", "read", "write", "semaphore")) {
-            assertThat(acquireCount(kind, "acquired")).as(kind).isEqualTo(1);
+            assertThat(meters.acquisitions(kind, "acquired")).as(kind).isEqualTo(1);
         }
-        assertThat(acquireCount("lock", "timeout")).isZero();
-        assertThat(acquireCount("lock", "unavailable")).isZero();
+        assertThat(meters.acquisitions("lock", "timeout")).isZero();
+        assertThat(meters.acquisitions("lock", "unavailable")).isZero();
 
         Lease busy = client.lock("meters:busy").acquire(WAIT);
         assertThatThrownBy(() -> client().lock("meters:busy").acquire(Duration.ofMillis(200)))
                 .isInstanceOf(LockTimeoutException.class);
         busy.release();
-        assertThat(acquireCount("lock", "timeout")).isEqualTo(1);
-        assertThat(acquireCount("lock", "acquired")).isEqualTo(2);
-        assertThat(registry.find(MicrometerLeaseEvents.ACQUIRE_WAIT).tags("outcome", "timeout").timer()
-                .totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
+        assertThat(meters.acquisitions("lock", "timeout")).isEqualTo(1);
+        assertThat(meters.acquisitions("lock", "acquired")).isEqualTo(2);
+        assertThat(meters.waited("timeout", TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
 
         RedisLockClient impatient = client(Duration.ofMillis(200));
-        server.pause();
+        server.get().pause();
         assertThatThrownBy(() -> impatient.lock("meters:frozen").acquire(WAIT))
                 .isInstanceOf(LockUnavailableException.class);
-        server.resume();
-        assertThat(acquireCount("lock", "unavailable")).isEqualTo(1);
-        assertThat(acquireCount("lock", "timeout")).isEqualTo(1);
+        server.get().resume();
+        assertThat(meters.acquisitions("lock", "unavailable")).isEqualTo(1);
+        assertThat(meters.acquisitions("lock", "timeout")).isEqualTo(1);
     }
 
     @Test
     void leaseHeldAndLeasesActiveFollowEachLease() throws InterruptedException {
         RedisLockClient client = client();
-        assertThat(active()).isZero();
+        assertThat(meters.active()).isZero();
         Lease first = client.lock("meters:held:1").acquire(WAIT);
         Lease second = client.semaphore("meters:held:2", 3).acquire(WAIT);
-        assertThat(active()).isEqualTo(2);
+        assertThat(meters.active()).isEqualTo(2);
         Thread.sleep(100);
-        assertThat(held().count()).isZero();
+        assertThat(meters.leasesEnded()).isZero();
         first.release();
-        assertThat(active()).isEqualTo(1);
-        assertThat(held().count()).isEqualTo(1);
-        assertThat(held().totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100);
+        assertThat(meters.active()).isEqualTo(1);
+        assertThat(meters.leasesEnded()).isEqualTo(1);
+        assertThat(meters.held(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(100);
         second.release();
-        assertThat(active()).isZero();
-        assertThat(held().count()).isEqualTo(2);
+        assertThat(meters.active()).isZero();
+        assertThat(meters.leasesEnded()).isEqualTo(2);
     }
 
     @Test
@@ -159,17 +147,17 @@ class RedisMetersTest {
         Lease healthy = client().lock("meters:renew:healthy", LockOptions.watchdog(Duration.ofMillis(600))).acquire(WAIT);
         Thread.sleep(1_000);
         assertThat(healthy.isValid()).isTrue();
-        assertThat(renewalFailures()).as("renewals that succeeded").isZero();
+        assertThat(meters.renewalFailures()).as("renewals that succeeded").isZero();
         healthy.release();
 
         // Renewals every 200 ms that give up after 100 ms: several fail before the deadline.
         RedisLockClient client = client(Duration.ofMillis(100));
         Lease frozen = client.lock("meters:renew:frozen", LockOptions.watchdog(Duration.ofMillis(600))).acquire(WAIT);
-        server.pause();
+        server.get().pause();
         eventually(() -> !frozen.isValid(), "the lease expired without an answer");
-        server.resume();
-        assertThat(renewalFailures()).isGreaterThanOrEqualTo(1);
-        assertThat(lost()).containsEntry("expired", 1.0).containsEntry("refused", 0.0);
+        server.get().resume();
+        assertThat(meters.renewalFailures()).isGreaterThanOrEqualTo(1);
+        assertThat(meters.lostByReason()).containsEntry("expired", 1.0).containsEntry("refused", 0.0);
     }
 
     @Test
@@ -177,16 +165,16 @@ class RedisMetersTest {
         RedisLockClient client = client();
         Lease fixed = client.lock("meters:lost:fixed", LockOptions.fixedLease(Duration.ofMillis(100))).acquire(WAIT);
         eventually(() -> !fixed.isValid(), "the fixed lease ran out");
-        assertThat(lost()).containsEntry("expired", 1.0).containsEntry("refused", 0.0);
+        assertThat(meters.lostByReason()).containsEntry("expired", 1.0).containsEntry("refused", 0.0);
 
         Lease broken = client.lock("meters:lost:broken", LockOptions.watchdog(Duration.ofMillis(300))).acquire(WAIT);
         client().breakLock("meters:lost:broken", "test of the lost meter");
         eventually(() -> !broken.isValid(), "the renewal found the key gone");
-        assertThat(lost()).containsEntry("refused", 1.0).containsEntry("expired", 1.0)
+        assertThat(meters.lostByReason()).containsEntry("refused", 1.0).containsEntry("expired", 1.0)
                 .containsEntry("max_hold", 0.0).containsEntry("client_closed", 0.0);
 
         client.lock("meters:lost:kept").acquire(WAIT).release();
-        assertThat(lost()).as("a release is no loss").containsEntry("refused", 1.0).containsEntry("expired", 1.0);
+        assertThat(meters.lostByReason()).as("a release is no loss").containsEntry("refused", 1.0).containsEntry("expired", 1.0);
     }
 
     @Test
@@ -195,22 +183,22 @@ class RedisMetersTest {
         Lease released = client.lock("meters:overrun:released", LockOptions.fixedLease(Duration.ofSeconds(1))).acquire(WAIT);
         released.ensureValid();
         eventually(() -> !released.isValid(), "the fixed lease ran out");
-        assertThat(overrun()).as("a loss alone is no overrun").isZero();
+        assertThat(meters.overruns()).as("a loss alone is no overrun").isZero();
         assertThat(released.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
-        assertThat(overrun()).isEqualTo(1);
+        assertThat(meters.overruns()).isEqualTo(1);
 
         Lease checked = client.lock("meters:overrun:checked", LockOptions.fixedLease(Duration.ofMillis(100))).acquire(WAIT);
         eventually(() -> !checked.isValid(), "the fixed lease ran out");
         assertThatThrownBy(checked::ensureValid).isInstanceOf(LeaseLostException.class);
         checked.release();
-        assertThat(overrun()).as("once per lease").isEqualTo(2);
+        assertThat(meters.overruns()).as("once per lease").isEqualTo(2);
 
         assertThatThrownBy(() -> client.lock("meters:overrun:work", LockOptions.fixedLease(Duration.ofMillis(150)))
                 .run(WAIT, () -> sleepInterruptibly(Duration.ofSeconds(5)))).isInstanceOf(LeaseLostException.class);
-        assertThat(overrun()).isEqualTo(3);
+        assertThat(meters.overruns()).isEqualTo(3);
 
         client.lock("meters:overrun:in-time").run(WAIT, () -> { });
-        assertThat(overrun()).as("work that ended within its lease").isEqualTo(3);
+        assertThat(meters.overruns()).as("work that ended within its lease").isEqualTo(3);
     }
 
     private static void sleepInterruptibly(Duration duration) {
@@ -218,47 +206,6 @@ class RedisMetersTest {
             Thread.sleep(duration.toMillis());
         } catch (InterruptedException stoppedByTheLoss) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private long acquireCount(String kind, String outcome) {
-        Timer timer = registry.find(MicrometerLeaseEvents.ACQUIRE_WAIT).tags("kind", kind, "outcome", outcome).timer();
-        return timer == null ? 0 : timer.count();
-    }
-
-    private Timer held() {
-        return registry.get(MicrometerLeaseEvents.LEASE_HELD).timer();
-    }
-
-    private double active() {
-        return registry.get(MicrometerLeaseEvents.LEASES_ACTIVE).gauge().value();
-    }
-
-    private double renewalFailures() {
-        return registry.get(MicrometerLeaseEvents.RENEWAL_FAILURES).counter().count();
-    }
-
-    private double overrun() {
-        return registry.get(MicrometerLeaseEvents.LEASE_OVERRUN).counter().count();
-    }
-
-    private Map<String, Double> lost() {
-        return registry.get(MicrometerLeaseEvents.LEASE_LOST).counters().stream()
-                .collect(Collectors.toMap(counter -> counter.getId().getTag("reason"), counter -> counter.count()));
-    }
-
-    private static void eventually(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(interrupted);
-            }
         }
     }
 }

@@ -5,10 +5,10 @@ import dev.leasehold.LockTimeoutException;
 import dev.leasehold.MultiLease;
 import dev.leasehold.MultiLock;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -25,22 +25,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisMultiLockTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Test
     void twoClientsLockingOverlappingSetsInOppositeOrdersNeverDeadlock() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (RedisLockClient a = RedisLocks.connect(server.uri()); RedisLockClient b = RedisLocks.connect(server.uri())) {
+        try (RedisLockClient a = RedisLocks.connect(server.get().uri()); RedisLockClient b = RedisLocks.connect(server.get().uri())) {
             MultiLock forward = a.multiLock("multi:1", "multi:2", "multi:3");
             MultiLock backward = b.multiLock("multi:3", "multi:2", "multi:1");
             AtomicInteger inside = new AtomicInteger();
@@ -55,7 +46,7 @@ class RedisMultiLockTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(server.command("EXISTS", "multi:1", "multi:2", "multi:3")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "multi:1", "multi:2", "multi:3")).isEqualTo(0L);
     }
 
     private static int cycles(MultiLock multi, AtomicInteger inside, AtomicInteger overlaps) {
@@ -75,12 +66,12 @@ class RedisMultiLockTest {
 
     @Test
     void aTimeoutOnOnePartLeavesNoPartHeldOnTheServer() {
-        try (RedisLockClient holder = RedisLocks.connect(server.uri()); RedisLockClient other = RedisLocks.connect(server.uri())) {
+        try (RedisLockClient holder = RedisLocks.connect(server.get().uri()); RedisLockClient other = RedisLocks.connect(server.get().uri())) {
             holder.lock("timeout:b", LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ZERO);
             MultiLock multi = other.multiLock("timeout:c", "timeout:a", "timeout:b");
             assertThatThrownBy(() -> multi.acquire(Duration.ofMillis(300))).isInstanceOf(LockTimeoutException.class);
-            assertThat(server.command("EXISTS", "timeout:a")).as("taken first, then released").isEqualTo(0L);
-            assertThat(server.command("EXISTS", "timeout:c")).as("never reached").isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", "timeout:a")).as("taken first, then released").isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", "timeout:c")).as("never reached").isEqualTo(0L);
             assertThat(other.heldLeases()).isZero();
         }
     }

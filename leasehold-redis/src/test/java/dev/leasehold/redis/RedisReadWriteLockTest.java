@@ -6,12 +6,12 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReentrantLeaseLock;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,20 +45,11 @@ class RedisReadWriteLockTest {
         }
     }
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String name;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @org.junit.jupiter.api.BeforeEach
     void name(TestInfo info) {
@@ -74,7 +65,7 @@ class RedisReadWriteLockTest {
 
     /** A client whose waiters re-check only every 10 s: a prompt wake-up is a notification's doing. */
     private RedisLockClient client() {
-        RedisLockClient client = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofSeconds(10)).connect();
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofSeconds(10)).connect();
         clients.add(client);
         return client;
     }
@@ -299,7 +290,7 @@ class RedisReadWriteLockTest {
         assertThat(next).as("not blocked until the writer's registration expires").isPresent();
         next.get().release();
         reader.release();
-        assertThat(ServerProbe.keysWithoutTtl(server)).isEmpty();
+        assertThat(ServerProbe.keysWithoutTtl(server.get())).isEmpty();
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.leasehold.launcher.RedisBinary;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 
@@ -22,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Each Lua script on its own, against a real server. */
 class RedisScriptsTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
@@ -36,8 +39,7 @@ class RedisScriptsTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        client = RedisClient.create(server.uri());
+        client = RedisClient.create(server.get().uri());
         connection = client.connect();
         commands = connection.async();
     }
@@ -46,12 +48,11 @@ class RedisScriptsTest {
     static void stop() {
         connection.close();
         client.shutdown();
-        server.close();
     }
 
     @BeforeEach
     void flush() {
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
     }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
@@ -75,11 +76,11 @@ class RedisScriptsTest {
      */
     @Test
     void anUncontendedAcquireRunsFourCommandsAndNoType() {
-        server.command("CONFIG", "RESETSTAT");
+        server.get().command("CONFIG", "RESETSTAT");
         acquire("holder-a", 5_000, "");
-        assertThat(ServerProbe.calls(server, "type")).isZero();
-        assertThat(ServerProbe.calls(server, "get") + ServerProbe.calls(server, "set")
-                + ServerProbe.calls(server, "time")).as("GET fence, SET NX PX, TIME, SET fence").isEqualTo(4);
+        assertThat(ServerProbe.calls(server.get(), "type")).isZero();
+        assertThat(ServerProbe.calls(server.get(), "get") + ServerProbe.calls(server.get(), "set")
+                + ServerProbe.calls(server.get(), "time")).as("GET fence, SET NX PX, TIME, SET fence").isEqualTo(4);
     }
 
     @Test
@@ -88,9 +89,9 @@ class RedisScriptsTest {
         List<Object> reply = acquire("holder-a", 5_000, "");
         assertThat(reply.get(0)).isEqualTo(1L);
         assertThat(token(reply)).as("microsecond server time").isGreaterThan(before);
-        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
-        assertThat((Long) server.command("PTTL", "script:lock")).isBetween(4_000L, 5_000L);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(reply.get(1).toString());
+        assertThat(server.get().command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat((Long) server.get().command("PTTL", "script:lock")).isBetween(4_000L, 5_000L);
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(reply.get(1).toString());
     }
 
     @Test
@@ -99,18 +100,18 @@ class RedisScriptsTest {
         List<Object> reply = acquire("holder-b", 5_000, "waiter-b");
         assertThat(reply.get(0)).isEqualTo(0L);
         assertThat((Long) reply.get(1)).isBetween(4_000L, 5_000L);
-        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
-        assertThat(server.command("ZCARD", keys.waiters())).isEqualTo(1L);
-        assertThat((Long) server.command("PTTL", keys.waiters())).isBetween(1L, 5_000L);
+        assertThat(server.get().command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat(server.get().command("ZCARD", keys.waiters())).isEqualTo(1L);
+        assertThat((Long) server.get().command("PTTL", keys.waiters())).isBetween(1L, 5_000L);
         assertThat(acquire("holder-c", 5_000, "").get(0)).isEqualTo(0L);
-        assertThat(server.command("ZCARD", keys.waiters())).as("a first try does not register").isEqualTo(1L);
+        assertThat(server.get().command("ZCARD", keys.waiters())).as("a first try does not register").isEqualTo(1L);
     }
 
     @Test
     void aFollowingAcquireGetsAHigherTokenEvenInTheSameMicrosecond() {
         long first = token(acquire("holder-a", 5_000, ""));
         release("holder-a", "");
-        server.command("SET", keys.fence(), Long.toString(first + 1_000_000_000L));
+        server.get().command("SET", keys.fence(), Long.toString(first + 1_000_000_000L));
         long second = token(acquire("holder-b", 5_000, ""));
         assertThat(second).isEqualTo(first + 1_000_000_000L + 1);
     }
@@ -124,32 +125,32 @@ class RedisScriptsTest {
     @Test
     void tokensAboveTwoToThe53AreExactAndKeepIncreasing() {
         long start = (1L << 53) + 1;
-        server.command("SET", keys.fence(), Long.toString(start));
+        server.get().command("SET", keys.fence(), Long.toString(start));
         assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(start + 1);
         release("holder-a", "");
         assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(start + 2);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(start + 2));
-        assertThat((Long) server.command("PTTL", keys.fence())).as("retention renewed").isBetween(1L, 60_000L);
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(Long.toString(start + 2));
+        assertThat((Long) server.get().command("PTTL", keys.fence())).as("retention renewed").isBetween(1L, 60_000L);
     }
 
     @Test
     void theLargestTokenIsIssuedOnceThenTheCounterIsRefusedAndNothingIsWritten() {
-        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
+        server.get().command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
         assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(Long.MAX_VALUE);
         release("holder-a", "");
         assertThatThrownBy(() -> acquire("holder-b", 5_000, "waiter-b"))
                 .rootCause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
-        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
+        assertThat(server.get().command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
     }
 
     @Test
     void aFenceThatIsNotA64BitCounterIsRefusedAndNothingIsWritten() {
         for (String bad : new String[] {"abc", "-5", "1.5", "007", "9223372036854775808", "99999999999999999999"}) {
-            server.command("SET", keys.fence(), bad);
+            server.get().command("SET", keys.fence(), bad);
             assertThatThrownBy(() -> acquire("holder-a", 5_000, "")).as(bad)
                     .rootCause().hasMessage("LEASEHOLD_FENCE_INVALID " + keys.fence());
-            assertThat(server.command("EXISTS", keys.lock())).as(bad).isEqualTo(0L);
+            assertThat(server.get().command("EXISTS", keys.lock())).as(bad).isEqualTo(0L);
         }
     }
 
@@ -158,10 +159,10 @@ class RedisScriptsTest {
         acquire("holder-a", 5_000, "");
         acquire("holder-b", 5_000, "waiter-b", 30_000);
         acquire("holder-c", 5_000, "waiter-c", 50);
-        assertThat((Long) server.command("PTTL", keys.waiters())).as("waiter-b's registration still counts")
+        assertThat((Long) server.get().command("PTTL", keys.waiters())).as("waiter-b's registration still counts")
                 .isGreaterThan(29_000L);
         acquire("holder-d", 5_000, "waiter-d", 60_000);
-        assertThat((Long) server.command("PTTL", keys.waiters())).as("a longer one extends it")
+        assertThat((Long) server.get().command("PTTL", keys.waiters())).as("a longer one extends it")
                 .isGreaterThan(59_000L);
     }
 
@@ -171,16 +172,16 @@ class RedisScriptsTest {
         acquire("holder-b", 5_000, "waiter-b");
         release("holder-a", "");
         assertThat(acquire("holder-b", 5_000, "waiter-b").get(0)).isEqualTo(1L);
-        assertThat(server.command("EXISTS", keys.waiters())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.waiters())).isEqualTo(0L);
     }
 
     @Test
     void releaseDeletesOnlyTheCallersKey() {
         acquire("holder-a", 5_000, "");
         assertThat(release("intruder", "")).isZero();
-        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat(server.get().command("GET", "script:lock")).isEqualTo("holder-a");
         assertThat(release("holder-a", "")).isEqualTo(1L);
-        assertThat(server.command("EXISTS", "script:lock")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "script:lock")).isEqualTo(0L);
         assertThat(release("holder-a", "")).isZero();
     }
 
@@ -188,46 +189,46 @@ class RedisScriptsTest {
     void releasePublishesOnlyToLiveWaitersAndAbandonForgetsTheWaiter() {
         acquire("holder-a", 5_000, "");
         acquire("holder-b", 5_000, "waiter-b");
-        long publishes = ServerProbe.calls(server, "publish");
+        long publishes = ServerProbe.calls(server.get(), "publish");
         assertThat(release("holder-b", "waiter-b")).as("abandon: not the owner").isZero();
-        assertThat(server.command("EXISTS", keys.waiters())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.waiters())).isEqualTo(0L);
         assertThat(release("holder-a", "")).isEqualTo(1L);
-        assertThat(ServerProbe.calls(server, "publish")).as("nobody waits any more").isEqualTo(publishes);
+        assertThat(ServerProbe.calls(server.get(), "publish")).as("nobody waits any more").isEqualTo(publishes);
 
         acquire("holder-a", 5_000, "");
-        server.command("ZADD", keys.waiters(), "1", "expired-waiter");
+        server.get().command("ZADD", keys.waiters(), "1", "expired-waiter");
         release("holder-a", "");
-        assertThat(ServerProbe.calls(server, "publish")).as("expired registrations do not count").isEqualTo(publishes);
+        assertThat(ServerProbe.calls(server.get(), "publish")).as("expired registrations do not count").isEqualTo(publishes);
 
         acquire("holder-a", 5_000, "");
         acquire("holder-b", 5_000, "waiter-b");
         release("holder-a", "");
-        assertThat(ServerProbe.calls(server, "publish")).isEqualTo(publishes + 1);
+        assertThat(ServerProbe.calls(server.get(), "publish")).isEqualTo(publishes + 1);
     }
 
     @Test
     void renewExtendsOnlyTheHoldersKey() {
         acquire("holder-a", 1_000, "");
         assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "intruder", "9000").join()).isZero();
-        assertThat((Long) server.command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
+        assertThat((Long) server.get().command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
         assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "holder-a", "9000").join()).isEqualTo(1L);
-        assertThat((Long) server.command("PTTL", "script:lock")).isGreaterThan(8_000L);
-        server.command("DEL", "script:lock");
+        assertThat((Long) server.get().command("PTTL", "script:lock")).isGreaterThan(8_000L);
+        server.get().command("DEL", "script:lock");
         assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock()}, "holder-a", "9000").join()).isZero();
-        assertThat(server.command("EXISTS", "script:lock")).as("a late renewal never recreates the key").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "script:lock")).as("a late renewal never recreates the key").isEqualTo(0L);
     }
 
     @Test
     void batchRenewalExtendsEachKeyOnlyForItsOwnHolder() {
-        server.command("SET", "batch:a", "holder-a", "PX", "1000");
-        server.command("SET", "batch:b", "someone-else", "PX", "1000");
+        server.get().command("SET", "batch:a", "holder-a", "PX", "1000");
+        server.get().command("SET", "batch:b", "someone-else", "PX", "1000");
         List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {"batch:a", "batch:b", "batch:gone"},
                 "holder-a", "9000", "holder-b", "9000", "holder-c", "9000").join();
         assertThat(extended).containsExactly(1L, 0L, 0L);
-        assertThat((Long) server.command("PTTL", "batch:a")).isGreaterThan(8_000L);
-        assertThat((Long) server.command("PTTL", "batch:b")).isLessThanOrEqualTo(1_000L);
-        assertThat(server.command("EXISTS", "batch:gone")).isEqualTo(0L);
+        assertThat((Long) server.get().command("PTTL", "batch:a")).isGreaterThan(8_000L);
+        assertThat((Long) server.get().command("PTTL", "batch:b")).isLessThanOrEqualTo(1_000L);
+        assertThat(server.get().command("EXISTS", "batch:gone")).isEqualTo(0L);
     }
 
     /**
@@ -238,7 +239,7 @@ class RedisScriptsTest {
     @Test
     void batchRenewalNeverShortensAKeyOnRedis7WithGtAndOnOlderServersWithout() {
         try (RedisServer old = RedisServer.builder().binary(RedisBinary.embedded().path()).start()) {
-            for (RedisServer target : List.of(server, old)) {
+            for (RedisServer target : List.of(server.get(), old)) {
                 target.command("SET", "batch:short", "holder-a", "PX", "1000");
                 target.command("SET", "batch:long", "holder-b", "PX", "60000");
                 target.command("CONFIG", "RESETSTAT");
@@ -265,7 +266,7 @@ class RedisScriptsTest {
     @Test
     void batchRenewalGivesAHeldKeyWithoutTtlItsTtlOnRedis7AndOnOlderServers() {
         try (RedisServer old = RedisServer.builder().binary(RedisBinary.embedded().path()).start()) {
-            for (RedisServer target : List.of(server, old)) {
+            for (RedisServer target : List.of(server.get(), old)) {
                 target.command("SET", "batch:persistent", "holder-a");
                 try (RedisClient own = RedisClient.create(target.uri());
                      StatefulRedisConnection<String, String> link = own.connect()) {
@@ -287,75 +288,75 @@ class RedisScriptsTest {
     @Test
     void memberRenewalExtendsOnlyLiveMembersOfTheirOwnHolder() {
         long now = System.currentTimeMillis();
-        server.command("ZADD", "members:a", Long.toString(now + 1_000), "holder-a");
-        server.command("ZADD", "members:a", Long.toString(now - 1_000), "holder-expired");
-        server.command("PEXPIRE", "members:a", "1000");
-        server.command("SET", "members:string", "holder-s");
+        server.get().command("ZADD", "members:a", Long.toString(now + 1_000), "holder-a");
+        server.get().command("ZADD", "members:a", Long.toString(now - 1_000), "holder-expired");
+        server.get().command("PEXPIRE", "members:a", "1000");
+        server.get().command("SET", "members:string", "holder-s");
         List<Object> extended = scripts.renewMembers.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {"members:a", "members:a", "members:a", "members:string"},
                 "holder-a", "9000", "holder-expired", "9000", "holder-gone", "9000", "holder-s", "9000").join();
         assertThat(extended).containsExactly(1L, 0L, 0L, 0L);
-        assertThat(Double.parseDouble((String) server.command("ZSCORE", "members:a", "holder-a")))
+        assertThat(Double.parseDouble((String) server.get().command("ZSCORE", "members:a", "holder-a")))
                 .isGreaterThan(now + 8_000.0);
-        assertThat((Long) server.command("PTTL", "members:a")).as("the set outlives its longest member").isGreaterThan(8_000L);
-        assertThat(server.command("ZSCORE", "members:a", "holder-gone")).isNull();
+        assertThat((Long) server.get().command("PTTL", "members:a")).as("the set outlives its longest member").isGreaterThan(8_000L);
+        assertThat(server.get().command("ZSCORE", "members:a", "holder-gone")).isNull();
     }
 
     @Test
     void renewalsTreatAKeyOfAnotherTypeAsNotOursAndExtendTheRest() {
-        server.command("SET", "batch:a", "holder-a", "PX", "1000");
-        server.command("HSET", "batch:hash", "holder-b", "1");
-        server.command("RPUSH", "batch:list", "holder-c");
-        server.command("SET", "batch:d", "holder-d", "PX", "1000");
+        server.get().command("SET", "batch:a", "holder-a", "PX", "1000");
+        server.get().command("HSET", "batch:hash", "holder-b", "1");
+        server.get().command("RPUSH", "batch:list", "holder-c");
+        server.get().command("SET", "batch:d", "holder-d", "PX", "1000");
         List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {"batch:a", "batch:hash", "batch:list", "batch:d"},
                 "holder-a", "9000", "holder-b", "9000", "holder-c", "9000", "holder-d", "9000").join();
         assertThat(extended).containsExactly(1L, 0L, 0L, 1L);
-        assertThat((Long) server.command("PTTL", "batch:d")).isGreaterThan(8_000L);
-        assertThat(server.command("TYPE", "batch:hash")).isEqualTo("hash");
+        assertThat((Long) server.get().command("PTTL", "batch:d")).isGreaterThan(8_000L);
+        assertThat(server.get().command("TYPE", "batch:hash")).isEqualTo("hash");
 
         assertThat(RENEW.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {"batch:hash"}, "holder-b", "9000")
                 .join()).isZero();
-        assertThat((Long) server.command("PTTL", "batch:hash")).as("not extended").isEqualTo(-1L);
+        assertThat((Long) server.get().command("PTTL", "batch:hash")).as("not extended").isEqualTo(-1L);
     }
 
     @Test
     void releaseOfAKeyOfAnotherTypeIsNotOursAndLeavesItAlone() {
-        server.command("HSET", keys.lock(), "holder-a", "1");
+        server.get().command("HSET", keys.lock(), "holder-a", "1");
         assertThat(release("holder-a", "waiter-a")).isZero();
-        assertThat(server.command("TYPE", keys.lock())).isEqualTo("hash");
+        assertThat(server.get().command("TYPE", keys.lock())).isEqualTo("hash");
     }
 
     @Test
     void aWaitersKeyOfAnotherTypeNeitherBlocksAcquireNorReleaseAndReleaseStillWakes() {
-        server.command("SET", keys.waiters(), "not-a-sorted-set");
+        server.get().command("SET", keys.waiters(), "not-a-sorted-set");
         assertThat(acquire("holder-a", 5_000, "waiter-a").get(0)).isEqualTo(1L);
         assertThat(acquire("holder-b", 5_000, "waiter-b").get(0)).as("held, registration skipped").isEqualTo(0L);
-        long publishes = ServerProbe.calls(server, "publish");
+        long publishes = ServerProbe.calls(server.get(), "publish");
         assertThat(release("holder-b", "waiter-b")).isZero();
         assertThat(release("holder-a", "")).isEqualTo(1L);
-        assertThat(ServerProbe.calls(server, "publish")).as("who waits is unknown: wake them").isEqualTo(publishes + 1);
-        assertThat(server.command("GET", keys.waiters())).isEqualTo("not-a-sorted-set");
+        assertThat(ServerProbe.calls(server.get(), "publish")).as("who waits is unknown: wake them").isEqualTo(publishes + 1);
+        assertThat(server.get().command("GET", keys.waiters())).isEqualTo("not-a-sorted-set");
     }
 
     @Test
     void acquireOnALockOrFenceKeyOfAnotherTypeFailsWithTheTypeAndWritesNothing() {
-        server.command("HSET", keys.lock(), "holder-x", "1");
+        server.get().command("HSET", keys.lock(), "holder-x", "1");
         assertThatThrownBy(() -> acquire("holder-a", 5_000, "waiter-a"))
                 .hasRootCauseInstanceOf(RedisCommandExecutionException.class)
                 .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE hash " + keys.lock());
-        assertThat(server.command("EXISTS", keys.fence(), keys.waiters())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.fence(), keys.waiters())).isEqualTo(0L);
 
-        server.command("DEL", keys.lock());
-        server.command("SADD", keys.fence(), "17");
+        server.get().command("DEL", keys.lock());
+        server.get().command("SADD", keys.fence(), "17");
         assertThatThrownBy(() -> acquire("holder-a", 5_000, ""))
                 .rootCause().hasMessage("LEASEHOLD_FOREIGN_TYPE set " + keys.fence());
-        assertThat(server.command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).as("no lock without a token").isEqualTo(0L);
     }
 
     @Test
     void inspectReportsAKeyOfAnotherType() {
-        server.command("HSET", keys.lock(), "holder-x", "1");
+        server.get().command("HSET", keys.lock(), "holder-x", "1");
         List<Object> reply = inspect();
         assertThat(reply).containsExactly("", 0L, List.of(), -2L, "", 0L, "hash " + keys.lock());
     }
@@ -383,12 +384,12 @@ class RedisScriptsTest {
 
     @Test
     void aFlushedScriptCacheFallsBackToEvalOnce() {
-        server.command("SCRIPT", "FLUSH");
-        long evals = ServerProbe.calls(server, "eval");
+        server.get().command("SCRIPT", "FLUSH");
+        long evals = ServerProbe.calls(server.get(), "eval");
         assertThat(acquire("holder-a", 5_000, "").get(0)).isEqualTo(1L);
-        assertThat(ServerProbe.calls(server, "eval")).isEqualTo(evals + 1);
+        assertThat(ServerProbe.calls(server.get(), "eval")).isEqualTo(evals + 1);
         assertThat(release("holder-a", "")).isEqualTo(1L);
         acquire("holder-a", 5_000, "");
-        assertThat(ServerProbe.calls(server, "eval")).as("cached after the first EVAL").isEqualTo(evals + 2);
+        assertThat(ServerProbe.calls(server.get(), "eval")).as("cached after the first EVAL").isEqualTo(evals + 2);
     }
 }

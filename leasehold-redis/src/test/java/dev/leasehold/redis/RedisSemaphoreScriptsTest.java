@@ -3,6 +3,7 @@ package dev.leasehold.redis;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.MutexScripts;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The semaphore's scripts on their own, against a real server. */
 class RedisSemaphoreScriptsTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
@@ -32,8 +35,7 @@ class RedisSemaphoreScriptsTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        client = RedisClient.create(server.uri());
+        client = RedisClient.create(server.get().uri());
         connection = client.connect();
         commands = connection.async();
     }
@@ -42,12 +44,11 @@ class RedisSemaphoreScriptsTest {
     static void stop() {
         connection.close();
         client.shutdown();
-        server.close();
     }
 
     @BeforeEach
     void flush() {
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
     }
 
     private List<Object> acquire(String holder, long ttlMillis, int permits, String waiter) {
@@ -73,9 +74,9 @@ class RedisSemaphoreScriptsTest {
 
     /** What the server holds for the semaphore and its name, to show a refused call wrote nothing. */
     private List<Object> snapshot() {
-        return List.of(String.valueOf(server.command("DUMP", keys.permits())),
-                String.valueOf(server.command("GET", keys.fence())),
-                String.valueOf(server.command("DUMP", keys.waiters())));
+        return List.of(String.valueOf(server.get().command("DUMP", keys.permits())),
+                String.valueOf(server.get().command("GET", keys.fence())),
+                String.valueOf(server.get().command("DUMP", keys.waiters())));
     }
 
     @Test
@@ -85,22 +86,22 @@ class RedisSemaphoreScriptsTest {
         long third = token(acquire("holder:c", 9_000, 3, ""));
         assertThat(second).isGreaterThan(first);
         assertThat(third).isGreaterThan(second);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(third));
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(Long.toString(third));
         assertThat(state()).containsExactly(3L, 3L);
 
         List<Object> full = acquire("holder:d", 9_000, 3, "holder:d");
         assertThat(full.get(0)).isEqualTo(0L);
         assertThat((Long) full.get(1)).as("until holder:a's lease ends").isBetween(2_000L, 3_000L);
-        assertThat(server.command("ZSCORE", keys.permits(), "holder:d")).isNull();
-        assertThat(server.command("ZSCORE", keys.waiters(), "holder:d")).as("registered").isNotNull();
-        assertThat((Long) server.command("PTTL", keys.waiters())).isBetween(1L, 5_000L);
-        assertThat((Long) server.command("PTTL", keys.permits())).as("outlives the longest lease")
+        assertThat(server.get().command("ZSCORE", keys.permits(), "holder:d")).isNull();
+        assertThat(server.get().command("ZSCORE", keys.waiters(), "holder:d")).as("registered").isNotNull();
+        assertThat((Long) server.get().command("PTTL", keys.waiters())).isBetween(1L, 5_000L);
+        assertThat((Long) server.get().command("PTTL", keys.permits())).as("outlives the longest lease")
                 .isBetween(8_000L, 9_000L);
 
         assertThat(release("holder:a", "")).isEqualTo(1L);
         long fourth = token(acquire("holder:d", 9_000, 3, "holder:d"));
         assertThat(fourth).isGreaterThan(third);
-        assertThat(server.command("ZSCORE", keys.waiters(), "holder:d")).as("a granted waiter leaves").isNull();
+        assertThat(server.get().command("ZSCORE", keys.waiters(), "holder:d")).as("a granted waiter leaves").isNull();
     }
 
     @Test
@@ -114,13 +115,13 @@ class RedisSemaphoreScriptsTest {
     @Test
     void expiredHoldersArePurgedAndTheirPermitsAreFree() {
         long now = System.currentTimeMillis();
-        server.command("ZADD", keys.permits(), "-2", "permits");
-        server.command("ZADD", keys.permits(), Long.toString(now - 1_000), "holder:crashed");
-        server.command("ZADD", keys.permits(), Long.toString(now + 60_000), "holder:live");
+        server.get().command("ZADD", keys.permits(), "-2", "permits");
+        server.get().command("ZADD", keys.permits(), Long.toString(now - 1_000), "holder:crashed");
+        server.get().command("ZADD", keys.permits(), Long.toString(now + 60_000), "holder:live");
         assertThat(state()).as("the crashed holder does not count").containsExactly(2L, 1L);
 
         token(acquire("holder:a", 5_000, 2, ""));
-        assertThat(server.command("ZSCORE", keys.permits(), "holder:crashed")).isNull();
+        assertThat(server.get().command("ZSCORE", keys.permits(), "holder:crashed")).isNull();
         assertThat(acquire("holder:b", 5_000, 2, "").get(0)).as("full again").isEqualTo(0L);
     }
 
@@ -134,7 +135,7 @@ class RedisSemaphoreScriptsTest {
         assertThat(snapshot()).isEqualTo(before);
 
         assertThat(release("holder:a", "")).isEqualTo(1L);
-        assertThat(server.command("EXISTS", keys.permits())).as("no live lease: the number is forgotten").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.permits())).as("no live lease: the number is forgotten").isEqualTo(0L);
         token(acquire("holder:b", 5_000, 3, ""));
         assertThat(state()).containsExactly(3L, 1L);
     }
@@ -142,8 +143,8 @@ class RedisSemaphoreScriptsTest {
     @Test
     void onlyExpiredLeasesDoNotHoldTheNumber() {
         long now = System.currentTimeMillis();
-        server.command("ZADD", keys.permits(), "-2", "permits");
-        server.command("ZADD", keys.permits(), Long.toString(now - 1), "holder:expired");
+        server.get().command("ZADD", keys.permits(), "-2", "permits");
+        server.get().command("ZADD", keys.permits(), Long.toString(now - 1), "holder:expired");
         token(acquire("holder:a", 5_000, 5, ""));
         assertThat(state()).containsExactly(5L, 1L);
     }
@@ -156,17 +157,17 @@ class RedisSemaphoreScriptsTest {
         assertThat(state()).containsExactly(2L, 2L);
         assertThat(release("holder:a", "")).isEqualTo(1L);
         assertThat(release("holder:a", "")).as("idempotent").isZero();
-        assertThat(server.command("ZSCORE", keys.permits(), "holder:b")).isNotNull();
+        assertThat(server.get().command("ZSCORE", keys.permits(), "holder:b")).isNotNull();
         assertThat(release("holder:b", "")).isEqualTo(1L);
-        assertThat(server.command("EXISTS", keys.permits())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.permits())).isEqualTo(0L);
     }
 
     @Test
     void releaseOfAnExpiredLeaseIsNotOursButRemovesIt() {
-        server.command("ZADD", keys.permits(), "-2", "permits");
-        server.command("ZADD", keys.permits(), Long.toString(System.currentTimeMillis() - 1), "holder:late");
+        server.get().command("ZADD", keys.permits(), "-2", "permits");
+        server.get().command("ZADD", keys.permits(), Long.toString(System.currentTimeMillis() - 1), "holder:late");
         assertThat(release("holder:late", "")).isZero();
-        assertThat(server.command("EXISTS", keys.permits())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.permits())).isEqualTo(0L);
     }
 
     @Test
@@ -177,59 +178,59 @@ class RedisSemaphoreScriptsTest {
         acquire("holder:w2", 5_000, 2, "holder:w2");
         acquire("holder:w3", 5_000, 2, "holder:w3");
         assertThat(release("holder:w3", "holder:w3")).as("abandon: holds nothing").isZero();
-        assertThat(server.command("ZSCORE", keys.waiters(), "holder:w3")).isNull();
+        assertThat(server.get().command("ZSCORE", keys.waiters(), "holder:w3")).isNull();
 
-        long publishes = ServerProbe.calls(server, "publish");
+        long publishes = ServerProbe.calls(server.get(), "publish");
         release("holder:a", "");
         release("holder:b", "");
-        assertThat(ServerProbe.calls(server, "publish")).isEqualTo(publishes + 2);
-        assertThat(server.command("ZCARD", keys.waiters())).as("w1 then w2 woken, not w1 twice").isEqualTo(0L);
+        assertThat(ServerProbe.calls(server.get(), "publish")).isEqualTo(publishes + 2);
+        assertThat(server.get().command("ZCARD", keys.waiters())).as("w1 then w2 woken, not w1 twice").isEqualTo(0L);
 
         token(acquire("holder:a", 5_000, 2, ""));
-        server.command("ZADD", keys.waiters(), "1", "holder:expired-waiter");
+        server.get().command("ZADD", keys.waiters(), "1", "holder:expired-waiter");
         release("holder:a", "");
-        assertThat(ServerProbe.calls(server, "publish")).as("expired registrations do not count")
+        assertThat(ServerProbe.calls(server.get(), "publish")).as("expired registrations do not count")
                 .isEqualTo(publishes + 2);
     }
 
     @Test
     void aPermitsKeyOfAnotherTypeFailsAcquireAndAvailableAndReleaseLeavesItAlone() {
-        server.command("SET", keys.permits(), "not-a-sorted-set");
+        server.get().command("SET", keys.permits(), "not-a-sorted-set");
         assertThatThrownBy(() -> acquire("holder:a", 5_000, 2, "holder:a"))
                 .cause().hasMessage("LEASEHOLD_FOREIGN_TYPE string " + keys.permits());
-        assertThat(server.command("EXISTS", keys.fence())).isEqualTo(0L);
-        assertThat(server.command("EXISTS", keys.waiters())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.fence())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.waiters())).isEqualTo(0L);
         assertThatThrownBy(this::state).cause().hasMessage("LEASEHOLD_FOREIGN_TYPE string " + keys.permits());
         assertThat(release("holder:a", "holder:a")).isZero();
-        assertThat(server.command("GET", keys.permits())).isEqualTo("not-a-sorted-set");
+        assertThat(server.get().command("GET", keys.permits())).isEqualTo("not-a-sorted-set");
     }
 
     @Test
     void aFenceKeyOfAnotherTypeOrValueFailsAcquireAndWritesNothing() {
-        server.command("HSET", keys.fence(), "f", "1");
+        server.get().command("HSET", keys.fence(), "f", "1");
         assertThatThrownBy(() -> acquire("holder:a", 5_000, 2, ""))
                 .cause().hasMessage("LEASEHOLD_FOREIGN_TYPE hash " + keys.fence());
-        assertThat(server.command("EXISTS", keys.permits())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.permits())).isEqualTo(0L);
 
-        server.command("DEL", keys.fence());
-        server.command("SET", keys.fence(), "not-a-counter");
+        server.get().command("DEL", keys.fence());
+        server.get().command("SET", keys.fence(), "not-a-counter");
         assertThatThrownBy(() -> acquire("holder:a", 5_000, 2, ""))
                 .cause().hasMessage("LEASEHOLD_FENCE_INVALID " + keys.fence());
-        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE));
+        server.get().command("SET", keys.fence(), Long.toString(Long.MAX_VALUE));
         assertThatThrownBy(() -> acquire("holder:a", 5_000, 2, ""))
                 .cause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
-        assertThat(server.command("EXISTS", keys.permits())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.permits())).isEqualTo(0L);
     }
 
     @Test
     void aWaitersKeyOfAnotherTypeNeitherBlocksAcquireNorReleaseAndReleaseWakesEveryone() {
-        server.command("SET", keys.waiters(), "not-a-sorted-set");
+        server.get().command("SET", keys.waiters(), "not-a-sorted-set");
         token(acquire("holder:a", 5_000, 1, "holder:a"));
         assertThat(acquire("holder:b", 5_000, 1, "holder:b").get(0)).as("full, registration skipped").isEqualTo(0L);
-        long publishes = ServerProbe.calls(server, "publish");
+        long publishes = ServerProbe.calls(server.get(), "publish");
         assertThat(release("holder:a", "")).isEqualTo(1L);
-        assertThat(ServerProbe.calls(server, "publish")).as("who waits is unknown: wake them").isEqualTo(publishes + 1);
-        assertThat(server.command("GET", keys.waiters())).isEqualTo("not-a-sorted-set");
+        assertThat(ServerProbe.calls(server.get(), "publish")).as("who waits is unknown: wake them").isEqualTo(publishes + 1);
+        assertThat(server.get().command("GET", keys.waiters())).isEqualTo("not-a-sorted-set");
     }
 
     @Test
@@ -238,7 +239,7 @@ class RedisSemaphoreScriptsTest {
         List<Object> extended = scripts.renewMembers.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.permits()}, "holder:a", "9000").join();
         assertThat(extended).containsExactly(1L);
-        assertThat((Long) server.command("PTTL", keys.permits())).isGreaterThan(8_000L);
+        assertThat((Long) server.get().command("PTTL", keys.permits())).isGreaterThan(8_000L);
         assertThat(state()).containsExactly(2L, 1L);
     }
 

@@ -7,11 +7,11 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,21 +31,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisSemaphoreTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private final List<RedisLockClient> clients = new ArrayList<>();
 
     /** One permit held by a worker: when its acquire was sent, when it returned, when the release began. */
     private record Hold(long token, long sentNanos, long acquiredNanos, long releasingNanos) {
-    }
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
     }
 
     @AfterEach
@@ -55,7 +46,7 @@ class RedisSemaphoreTest {
     }
 
     private RedisLockClient client() {
-        RedisLockClient client = RedisLocks.connect(server.uri());
+        RedisLockClient client = RedisLocks.connect(server.get().uri());
         clients.add(client);
         return client;
     }
@@ -94,8 +85,8 @@ class RedisSemaphoreTest {
         assertThat(holds).hasSize(4 * 12 * 15);
         assertThat(mostHeldAtOnce(holds)).as("never more than the permits, and contended up to them").isEqualTo(permits);
         assertTokensFollowGrantOrder(holds);
-        assertThat(server.command("EXISTS", LockKeys.of(name).permits())).as("no lease left, no set left").isEqualTo(0L);
-        assertThat(ServerProbe.keysWithoutTtl(server)).isEmpty();
+        assertThat(server.get().command("EXISTS", LockKeys.of(name).permits())).as("no lease left, no set left").isEqualTo(0L);
+        assertThat(ServerProbe.keysWithoutTtl(server.get())).isEmpty();
     }
 
     private static void churn(DistributedSemaphore semaphore, int times, List<Hold> holds) {
@@ -247,10 +238,10 @@ class RedisSemaphoreTest {
 
     @Test
     void aPermitsKeyOfAnotherTypeFailsAtOnceNamingTheKey() {
-        server.command("SET", "{sem:foreign}:permits", "someone else's");
+        server.get().command("SET", "{sem:foreign}:permits", "someone else's");
         assertThatThrownBy(() -> client().semaphore("sem:foreign", 2))
                 .isInstanceOf(LockUnavailableException.class)
                 .hasMessageContaining("{sem:foreign}:permits").hasMessageContaining("string");
-        server.command("DEL", "{sem:foreign}:permits");
+        server.get().command("DEL", "{sem:foreign}:permits");
     }
 }

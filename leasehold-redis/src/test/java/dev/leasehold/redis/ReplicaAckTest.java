@@ -5,12 +5,14 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.testkit.junit.TestServer;
 import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,15 +25,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReplicaAckTest {
 
     private static final Duration ACK_TIMEOUT = Duration.ofMillis(300);
-    private static RedisServer master;
-    private static RedisServer replica;
+    @RegisterExtension
+    @Order(1)
+    static final TestServer<RedisServer> master = TestServer.perClass(() -> RedisServer.builder().start());
+    /** Started after the master (the order), synced in {@link #waitForTheReplicaToSync()}. */
+    @RegisterExtension
+    @Order(2)
+    static final TestServer<RedisServer> replica = TestServer.perClass(() -> RedisServer.builder()
+            .arg("--replicaof", master.get().host(), Integer.toString(master.get().port())).start());
 
     @BeforeAll
-    static void start() throws InterruptedException {
-        master = RedisServer.builder().start();
-        replica = RedisServer.builder().arg("--replicaof", master.host(), Integer.toString(master.port())).start();
+    static void waitForTheReplicaToSync() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!((String) replica.command("INFO", "replication")).contains("master_link_status:up")) {
+        while (!((String) replica.get().command("INFO", "replication")).contains("master_link_status:up")) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the replica did not sync");
             }
@@ -39,27 +45,21 @@ class ReplicaAckTest {
         }
     }
 
-    @AfterAll
-    static void stop() {
-        replica.close();
-        master.close();
-    }
-
     @AfterEach
     void resumeReplica() {
-        if (replica.isPaused()) {
-            replica.resume();
+        if (replica.get().isPaused()) {
+            replica.get().resume();
         }
     }
 
     @Test
     void anAcknowledgedAcquireIsOnTheReplicaWhenItReturns() {
-        try (RedisLockClient client = RedisLocks.connect(master.uri());
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri());
              Lease lease = client.lock("ack:ok", LockOptions.watchdog(Duration.ofSeconds(5))
                      .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2))) {
-            assertThat(replica.command("GET", "ack:ok")).as("WAIT returned only once the replica had the key")
+            assertThat(replica.get().command("GET", "ack:ok")).as("WAIT returned only once the replica had the key")
                     .isNotNull();
-            assertThat(replica.command("GET", "{ack:ok}:fence")).isEqualTo(Long.toString(lease.token()));
+            assertThat(replica.get().command("GET", "{ack:ok}:fence")).isEqualTo(Long.toString(lease.token()));
         }
     }
 
@@ -67,24 +67,24 @@ class ReplicaAckTest {
     @Test
     void anAcknowledgedWaiterGetsAFairLockHandedOverOnceTheReplicaHasIt() throws Exception {
         LockOptions acked = LockOptions.fixedLease(Duration.ofSeconds(30)).withReplicaAck(1, ACK_TIMEOUT);
-        try (RedisLockClient holderClient = RedisLocks.connect(master.uri());
-             RedisLockClient waiterClient = RedisLocks.connect(master.uri())) {
+        try (RedisLockClient holderClient = RedisLocks.connect(master.get().uri());
+             RedisLockClient waiterClient = RedisLocks.connect(master.get().uri())) {
             Lease held = holderClient.fairLock("ack:handoff", acked).acquire(Duration.ofSeconds(2));
             CompletableFuture<Lease> waiting = waiterClient.fairLock("ack:handoff", acked)
                     .acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
-            ServerProbe.awaitWaiters(master, LockKeys.of("ack:handoff").queue(), 1);
+            ServerProbe.awaitWaiters(master.get(), LockKeys.of("ack:handoff").queue(), 1);
             held.release();
             try (Lease next = waiting.get(5, TimeUnit.SECONDS)) {
                 assertThat(next.token()).isGreaterThan(held.token());
-                assertThat(replica.command("GET", "{ack:handoff}:fence")).isEqualTo(Long.toString(next.token()));
+                assertThat(replica.get().command("GET", "{ack:handoff}:fence")).isEqualTo(Long.toString(next.token()));
             }
         }
     }
 
     @Test
     void tooFewAcknowledgementsReleaseTheLockAndSayHowManyAcknowledged() {
-        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
-            replica.pause();
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
+            replica.get().pause();
             long start = System.nanoTime();
             assertThatThrownBy(() -> client.lock("ack:frozen", LockOptions.fixedLease(Duration.ofSeconds(30))
                     .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(2)))
@@ -92,7 +92,7 @@ class ReplicaAckTest {
                     .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
             // The engine retries an unavailable backend until the wait ends, then reports the last cause.
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
-            assertThat(master.command("EXISTS", "ack:frozen")).as("nothing left held").isEqualTo(0L);
+            assertThat(master.get().command("EXISTS", "ack:frozen")).as("nothing left held").isEqualTo(0L);
             assertThatThrownBy(() -> client.lock("ack:two", LockOptions.defaults().withReplicaAck(2, ACK_TIMEOUT))
                     .acquire(Duration.ofSeconds(2)))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("fewer than the 2");
@@ -101,8 +101,8 @@ class ReplicaAckTest {
 
     @Test
     void aWaitOnTheAckConnectionDoesNotStallOtherCallers() throws Exception {
-        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
-            replica.pause();
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
+            replica.get().pause();
             CompletableFuture<Lease> acked = client.lock("ack:slow", LockOptions.defaults()
                     .withReplicaAck(1, Duration.ofMillis(1500))).acquireAsync(Duration.ofSeconds(1)).toCompletableFuture();
             Thread.sleep(100);
@@ -118,11 +118,11 @@ class ReplicaAckTest {
 
     @Test
     void aRenewalTheReplicaDoesNotAcknowledgeDoesNotCountSoTheLeaseEndsByItsDeadline() throws Exception {
-        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
             Duration ttl = Duration.ofMillis(900);
             Lease lease = client.lock("ack:renew", LockOptions.watchdog(ttl).withReplicaAck(1, Duration.ofMillis(100)))
                     .acquire(Duration.ofSeconds(2));
-            replica.pause();
+            replica.get().pause();
             long paused = System.nanoTime();
             lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThanOrEqualTo(ttl.plusMillis(100));
@@ -134,12 +134,12 @@ class ReplicaAckTest {
     @Test
     void anAcknowledgedPermitIsOnTheReplicaWhenItReturns() {
         LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, ACK_TIMEOUT);
-        try (RedisLockClient client = RedisLocks.connect(master.uri());
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri());
              Lease first = client.semaphore("ack:sem:ok", 2, acked).acquire(Duration.ofSeconds(2));
              Lease second = client.semaphore("ack:sem:ok", 2, acked).acquire(Duration.ofSeconds(2))) {
-            assertThat(replica.command("ZCARD", "{ack:sem:ok}:permits")).as("both permits and the number, on the replica")
+            assertThat(replica.get().command("ZCARD", "{ack:sem:ok}:permits")).as("both permits and the number, on the replica")
                     .isEqualTo(3L);
-            assertThat(replica.command("GET", "{ack:sem:ok}:fence")).isEqualTo(Long.toString(second.token()));
+            assertThat(replica.get().command("GET", "{ack:sem:ok}:fence")).isEqualTo(Long.toString(second.token()));
             assertThat(second.token()).isGreaterThan(first.token());
         }
     }
@@ -147,14 +147,14 @@ class ReplicaAckTest {
     /** Too few acknowledgements fail a permit typed, and give it back: nothing is left held. */
     @Test
     void tooFewAcknowledgementsGiveThePermitBack() {
-        try (RedisLockClient client = RedisLocks.connect(master.uri())) {
-            replica.pause();
+        try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {
+            replica.get().pause();
             assertThatThrownBy(() -> client.semaphore("ack:sem:frozen", 1, LockOptions.fixedLease(Duration.ofSeconds(30))
                     .withReplicaAck(1, ACK_TIMEOUT)).acquire(Duration.ofSeconds(1)))
                     .isInstanceOf(LockUnavailableException.class)
                     .hasMessageContaining("acknowledged by 0 replica(s)").hasMessageContaining("released");
-            assertThat(master.command("EXISTS", "{ack:sem:frozen}:permits")).as("nothing left held").isEqualTo(0L);
-            replica.resume();
+            assertThat(master.get().command("EXISTS", "{ack:sem:frozen}:permits")).as("nothing left held").isEqualTo(0L);
+            replica.get().resume();
             assertThat(client.semaphore("ack:sem:frozen", 1).available()).isEqualTo(1);
         }
     }
@@ -164,7 +164,7 @@ class ReplicaAckTest {
     void theAcquireMeterNamesTheKindTheAcknowledgementWraps() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         LockOptions acked = LockOptions.watchdog(Duration.ofSeconds(5)).withReplicaAck(1, ACK_TIMEOUT);
-        try (RedisLockClient client = RedisLocks.builder().uri(master.uri()).meterRegistry(registry).connect()) {
+        try (RedisLockClient client = RedisLocks.builder().uri(master.get().uri()).meterRegistry(registry).connect()) {
             client.lock("ack:meter:mutex", acked).acquire(Duration.ofSeconds(2)).release();
             client.fairLock("ack:meter:fair", acked).acquire(Duration.ofSeconds(2)).release();
             client.readWriteLock("ack:meter:read", acked).readLock().acquire(Duration.ofSeconds(2)).release();
@@ -185,7 +185,7 @@ class ReplicaAckTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicas");
         assertThatThrownBy(() -> LockOptions.defaults().withReplicaAck(1, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        try (RedisLockClient client = RedisLocks.builder().uri(master.uri()).operationTimeout(Duration.ofSeconds(1)).connect()) {
+        try (RedisLockClient client = RedisLocks.builder().uri(master.get().uri()).operationTimeout(Duration.ofSeconds(1)).connect()) {
             assertThatThrownBy(() -> client.lock("ack:bad", LockOptions.defaults().withReplicaAck(1, Duration.ofSeconds(1))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("operationTimeout");
             assertThatThrownBy(() -> client.semaphore("ack:sem", 2, LockOptions.defaults().withReplicaAck(1,

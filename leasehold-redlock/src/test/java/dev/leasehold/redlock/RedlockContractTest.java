@@ -1,33 +1,20 @@
 package dev.leasehold.redlock;
 
-import dev.leasehold.LockClient;
+import dev.leasehold.testkit.contract.ContractBackend;
+import dev.leasehold.testkit.contract.ContractKinds;
 import dev.leasehold.testkit.contract.LockClientContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The shared contract, against five real redis-server processes; pausing the backend freezes all five. */
+/** The shared contract for the mutex, against five real redis-server processes. */
+@ContractKinds({"lock"})
 class RedlockContractTest extends LockClientContract {
 
-    private static RedisNodes nodes;
-
-    @BeforeAll
-    static void startNodes() {
-        nodes = RedisNodes.start(5);
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        nodes.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisNodes> nodes = TestServer.perClass(() -> RedisNodes.start(5));
 
     @Override
-    protected LockClient connect() {
-        return RedlockLocks.connect(nodes.uris());
-    }
-
-    @Override
-    protected AutoCloseable pauseBackend() {
-        nodes.pauseAll();
-        return nodes::resumeAll;
+    protected ContractBackend backend() {
+        return new RedlockContractBackend(nodes.get());
     }
 }

@@ -4,10 +4,10 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,17 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedlockDurabilityTest {
 
-    private static RedisNodes nodes;
-
-    @BeforeAll
-    static void startNodes() {
-        nodes = RedisNodes.start(5, builder -> builder.appendFsyncAlways());
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        nodes.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisNodes> nodes = TestServer.perClass(() -> RedisNodes.start(5, builder -> builder.appendFsyncAlways()));
 
     @Test
     void tokensStrictlyIncreaseAcross200AcquisitionsWhileNodesAreKilledAndRestartedOneAtATime() {
@@ -42,17 +33,17 @@ class RedlockDurabilityTest {
         // Counters an hour ahead of every clock on two nodes: tokens then come from the counters,
         // so only the write-back and the fsynced files keep them growing, not the clocks.
         long ahead = System.currentTimeMillis() * 1000 + 3_600_000_000L;
-        nodes.get(0).command("SET", "{" + name + "}:fence", Long.toString(ahead));
-        nodes.get(1).command("SET", "{" + name + "}:fence", Long.toString(ahead + 1_000));
+        nodes.get().get(0).command("SET", "{" + name + "}:fence", Long.toString(ahead));
+        nodes.get().get(1).command("SET", "{" + name + "}:fence", Long.toString(ahead + 1_000));
         List<Long> tokens = new ArrayList<>();
         int restarts = 0;
-        try (RedlockLockClient locks = RedlockLocks.connect(nodes.uris())) {
+        try (RedlockLockClient locks = RedlockLocks.connect(nodes.get().uris())) {
             DistributedLock lock = locks.lock(name, LockOptions.watchdog(Duration.ofSeconds(5)));
             RedisServer down = null;
             for (int i = 0; i < 200; i++) {
                 // Every 20 acquisitions the next node crashes (SIGKILL); 10 acquisitions later it restarts.
                 if (i % 20 == 5) {
-                    down = nodes.get(i / 20 % 5);
+                    down = nodes.get().get(i / 20 % 5);
                     down.kill();
                 } else if (i % 20 == 15) {
                     down.restart();
@@ -70,7 +61,7 @@ class RedlockDurabilityTest {
         }
         assertThat(tokens.get(tokens.size() - 1)).as("the counters ahead of the clocks were never lost").isGreaterThan(ahead + 1_000);
         long last = tokens.get(tokens.size() - 1);
-        long storing = IntStream.range(0, 5).filter(i -> nodes.fence(i, name) >= last).count();
+        long storing = IntStream.range(0, 5).filter(i -> nodes.get().fence(i, name) >= last).count();
         assertThat(storing).as("nodes that store the last token").isGreaterThanOrEqualTo(3);
     }
 }

@@ -2,8 +2,8 @@ package dev.leasehold.redlock;
 
 import dev.leasehold.LockClient;
 import dev.leasehold.testkit.contract.LeadershipContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -13,26 +13,17 @@ import java.util.stream.IntStream;
 /** The leader-election contract on five real redis-server processes; Redlock keeps no leader record. */
 class RedlockLeadershipContractTest extends LeadershipContract {
 
-    private static RedisNodes nodes;
-
-    @BeforeAll
-    static void startNodes() {
-        nodes = RedisNodes.start(5);
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        nodes.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisNodes> nodes = TestServer.perClass(() -> RedisNodes.start(5));
 
     @Override
     protected LockClient connect() {
-        return RedlockLocks.connect(nodes.uris());
+        return RedlockLocks.connect(nodes.get().uris());
     }
 
     @Override
     protected List<InetSocketAddress> servers() {
-        return IntStream.range(0, 5).mapToObj(i -> new InetSocketAddress(nodes.get(i).host(), nodes.get(i).port()))
+        return IntStream.range(0, 5).mapToObj(i -> new InetSocketAddress(nodes.get().get(i).host(), nodes.get().get(i).port()))
                 .toList();
     }
 

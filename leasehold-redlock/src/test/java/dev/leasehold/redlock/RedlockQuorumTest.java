@@ -9,11 +9,11 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.ReleaseReport;
 import dev.leasehold.ReleaseStatus;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,28 +41,19 @@ class RedlockQuorumTest {
     /** Scheduler, loopback and signal-delivery slack allowed on top of any bound the library promises. */
     private static final long SLACK_MILLIS = 150;
 
-    private static RedisNodes nodes;
+    @RegisterExtension
+    static final TestServer<RedisNodes> nodes = TestServer.perClass(() -> RedisNodes.start(5));
     private final List<RedlockLockClient> clients = new ArrayList<>();
-
-    @BeforeAll
-    static void startNodes() {
-        nodes = RedisNodes.start(5);
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        nodes.close();
-    }
 
     @AfterEach
     void closeClientsAndHealNodes() {
         clients.forEach(RedlockLockClient::close);
         clients.clear();
-        nodes.heal();
+        nodes.get().heal();
     }
 
     private RedlockLockClient client() {
-        return client(RedlockLocks.builder().uris(nodes.uris()));
+        return client(RedlockLocks.builder().uris(nodes.get().uris()));
     }
 
     private RedlockLockClient client(RedlockLocks.Builder builder) {
@@ -124,28 +115,28 @@ class RedlockQuorumTest {
         for (int i = 1; i < tokensInOrder.size(); i++) {
             assertThat(tokensInOrder.get(i)).as("token %d in acquisition order", i).isGreaterThan(tokensInOrder.get(i - 1));
         }
-        assertThat(nodes.holding("counter")).as("every lease released on every node").isZero();
+        assertThat(nodes.get().holding("counter")).as("every lease released on every node").isZero();
     }
 
     @Test
     void theTokenIsWrittenBackToTheGrantingMajorityBeforeTheLeaseIsReturned() {
         // A counter far ahead of every clock on node 0: tokens must come from it, not from clocks.
         long ahead = System.currentTimeMillis() * 1000 + 3_600_000_000L;
-        nodes.get(0).command("SET", "{writeback}:fence", Long.toString(ahead));
-        nodes.get(3).kill();
-        nodes.get(4).kill();
+        nodes.get().get(0).command("SET", "{writeback}:fence", Long.toString(ahead));
+        nodes.get().get(3).kill();
+        nodes.get().get(4).kill();
         RedlockLockClient locks = client();
         long first;
         try (Lease lease = locks.lock("writeback").acquire(Duration.ZERO)) {
             first = lease.token();
             assertThat(first).as("the maximum of the counters of nodes 0, 1, 2").isEqualTo(ahead + 1);
-            assertThat(nodes.fence(1, "writeback")).as("written back before the lease was returned").isEqualTo(first);
-            assertThat(nodes.fence(2, "writeback")).isEqualTo(first);
+            assertThat(nodes.get().fence(1, "writeback")).as("written back before the lease was returned").isEqualTo(first);
+            assertThat(nodes.get().fence(2, "writeback")).isEqualTo(first);
         }
         // Node 0, the only one whose own counter was that high, is gone: nodes 1 and 2 carry it.
-        nodes.get(0).kill();
-        nodes.get(3).restart();
-        nodes.get(4).restart();
+        nodes.get().get(0).kill();
+        nodes.get().get(3).restart();
+        nodes.get().get(4).restart();
         try (Lease lease = client().lock("writeback").acquire(Duration.ofSeconds(2))) {
             assertThat(lease.token()).isEqualTo(first + 1);
         }
@@ -154,17 +145,17 @@ class RedlockQuorumTest {
     @Test
     void twoOfFiveNodesKilledStillLocks() {
         RedlockLockClient locks = client();
-        nodes.get(0).kill();
-        nodes.get(1).kill();
+        nodes.get().get(0).kill();
+        nodes.get().get(1).kill();
         long previous = Long.MIN_VALUE;
         for (int i = 0; i < 10; i++) {
             try (Lease lease = locks.lock("two-down").acquire(Duration.ofSeconds(2))) {
                 assertThat(lease.token()).isGreaterThan(previous);
-                assertThat(nodes.holding("two-down")).as("held on all three survivors").isEqualTo(3);
+                assertThat(nodes.get().holding("two-down")).as("held on all three survivors").isEqualTo(3);
                 assertThat(client().lock("two-down").tryAcquire(Duration.ZERO)).as("and exclusive").isEmpty();
                 previous = lease.token();
             }
-            assertThat(nodes.holding("two-down")).isZero();
+            assertThat(nodes.get().holding("two-down")).isZero();
         }
     }
 
@@ -172,28 +163,28 @@ class RedlockQuorumTest {
     void theReleaseReportSaysOnHowManyNodesTheKeyWasStillOurs() {
         RedlockLockClient locks = client();
         Lease kept = locks.lock("report").acquire(Duration.ofSeconds(2));
-        nodes.get(0).command("DEL", "report");
+        nodes.get().get(0).command("DEL", "report");
         assertThat(kept.release()).isEqualTo(ReleaseStatus.RELEASED);
         assertThat(kept.releaseReport()).hasValue(new ReleaseReport(ReleaseStatus.RELEASED, 4, 5, 5));
 
         Lease lost = locks.lock("report").acquire(Duration.ofSeconds(2));
         for (int i = 0; i < 3; i++) {
-            nodes.get(i).command("SET", "report", "someone-else", "PX", "10000");
+            nodes.get().get(i).command("SET", "report", "someone-else", "PX", "10000");
         }
         assertThat(lost.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
         assertThat(lost.releaseReport()).hasValue(new ReleaseReport(ReleaseStatus.ALREADY_LOST, 2, 5, 5));
         for (int i = 0; i < 3; i++) {
-            assertThat(nodes.get(i).command("GET", "report")).as("another holder's key is untouched").isEqualTo("someone-else");
+            assertThat(nodes.get().get(i).command("GET", "report")).as("another holder's key is untouched").isEqualTo("someone-else");
         }
     }
 
     @Test
     void threeOfFiveNodesKilledFailFastWithEachNodesCauseAndLeaveNoKey() throws Exception {
         RedlockLockClient locks = client();
-        List<String> dead = List.of(nodes.get(0).uri(), nodes.get(1).uri(), nodes.get(2).uri());
-        nodes.get(0).kill();
-        nodes.get(1).kill();
-        nodes.get(2).kill();
+        List<String> dead = List.of(nodes.get().get(0).uri(), nodes.get().get(1).uri(), nodes.get().get(2).uri());
+        nodes.get().get(0).kill();
+        nodes.get().get(1).kill();
+        nodes.get().get(2).kill();
         Thread.sleep(200); // let Lettuce see the three connections close, so they refuse rather than time out
         long start = System.nanoTime();
         assertThatThrownBy(() -> locks.lock("three-down").acquire(Duration.ofSeconds(10)))
@@ -203,16 +194,16 @@ class RedlockQuorumTest {
                     assertThat(e.failures()).extracting(NodeFailure::kind).containsOnly(NodeFailure.Kind.REFUSED);
                 });
         assertThat(millisSince(start)).as("fails fast: no wait, no per-node timeout (1 s here)").isLessThan(SLACK_MILLIS * 2);
-        assertThat(nodes.holding("three-down")).as("the two survivors released their grant").isZero();
+        assertThat(nodes.get().holding("three-down")).as("the two survivors released their grant").isZero();
         assertThat(locks.heldLeases()).isZero();
     }
 
     @Test
     void aFrozenNodeCostsAnAcquireNothingAndItsLateGrantIsReleased() throws Exception {
         Duration nodeTimeout = Duration.ofMillis(300);
-        RedlockLockClient locks = client(RedlockLocks.builder().uris(nodes.uris()).nodeTimeout(nodeTimeout));
+        RedlockLockClient locks = client(RedlockLocks.builder().uris(nodes.get().uris()).nodeTimeout(nodeTimeout));
         DistributedLock lock = locks.lock("one-frozen", LockOptions.watchdog(Duration.ofSeconds(10)));
-        nodes.get(0).pause();
+        nodes.get().get(0).pause();
         long start = System.nanoTime();
         Lease lease = lock.acquire(Duration.ofSeconds(2));
         assertThat(millisSince(start)).as("a majority answered at once; the frozen node is not awaited")
@@ -222,7 +213,7 @@ class RedlockQuorumTest {
         assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
         assertThat(millisSince(start)).as("release decided by the majority").isLessThan(nodeTimeout.toMillis() + SLACK_MILLIS);
 
-        nodes.get(0).resume();
+        nodes.get().get(0).resume();
         // The frozen node now runs the acquire, then the release queued behind it on the same connection.
         awaitNoKey("one-frozen", Duration.ofSeconds(2));
     }
@@ -230,11 +221,11 @@ class RedlockQuorumTest {
     @Test
     void threeFrozenNodesFailTheAcquireWithinThePerNodeTimeoutAndLeaveNoKey() throws Exception {
         Duration nodeTimeout = Duration.ofMillis(300);
-        RedlockLockClient locks = client(RedlockLocks.builder().uris(nodes.uris()).nodeTimeout(nodeTimeout));
+        RedlockLockClient locks = client(RedlockLocks.builder().uris(nodes.get().uris()).nodeTimeout(nodeTimeout));
         DistributedLock lock = locks.lock("three-frozen", LockOptions.watchdog(Duration.ofSeconds(30)));
-        nodes.get(0).pause();
-        nodes.get(1).pause();
-        nodes.get(2).pause();
+        nodes.get().get(0).pause();
+        nodes.get().get(1).pause();
+        nodes.get().get(2).pause();
         long start = System.nanoTime();
         assertThatThrownBy(() -> lock.acquire(Duration.ofSeconds(10)))
                 .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
@@ -244,8 +235,8 @@ class RedlockQuorumTest {
                 });
         assertThat(millisSince(start)).as("one per-node timeout, then the survivors' release")
                 .isBetween(nodeTimeout.toMillis(), nodeTimeout.toMillis() + SLACK_MILLIS);
-        assertThat(nodes.holding("three-frozen")).as("survivors hold nothing").isZero();
-        nodes.resumeAll();
+        assertThat(nodes.get().holding("three-frozen")).as("survivors hold nothing").isZero();
+        nodes.get().resumeAll();
         // Well within the 30 s ttl: it is the queued release that removes the late grants, not expiry.
         awaitNoKey("three-frozen", Duration.ofSeconds(2));
     }
@@ -254,54 +245,54 @@ class RedlockQuorumTest {
     void aLeaseStaysValidWhileAMajorityExtendsAndIsLostWhenItCannot() throws Exception {
         Lease lease = client().lock("renewed", LockOptions.watchdog(Duration.ofMillis(600))).acquire(Duration.ofSeconds(2));
         // Other holders take the key on two nodes (as after an expiry there): three still extend.
-        nodes.get(0).command("SET", "renewed", "someone-else", "PX", "10000");
-        nodes.get(1).command("SET", "renewed", "someone-else", "PX", "10000");
+        nodes.get().get(0).command("SET", "renewed", "someone-else", "PX", "10000");
+        nodes.get().get(1).command("SET", "renewed", "someone-else", "PX", "10000");
         Thread.sleep(1_000);
         assertThat(lease.isValid()).as("renewed by a majority past its 600 ms ttl").isTrue();
         assertThat(lease.lost().toCompletableFuture()).isNotDone();
 
-        nodes.get(2).command("SET", "renewed", "someone-else", "PX", "10000");
+        nodes.get().get(2).command("SET", "renewed", "someone-else", "PX", "10000");
         long start = System.nanoTime();
         LeaseLostException lost = lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(lost.getMessage()).contains("another holder");
         assertThat(millisSince(start)).as("the next renewal (every ttl/3) finds no majority").isLessThan(200 + SLACK_MILLIS);
         assertThat(lease.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
         for (int i = 0; i < 3; i++) {
-            assertThat(nodes.get(i).command("GET", "renewed")).as("the other holders' keys are untouched").isEqualTo("someone-else");
+            assertThat(nodes.get().get(i).command("GET", "renewed")).as("the other holders' keys are untouched").isEqualTo("someone-else");
         }
     }
 
     @Test
     void anInconclusiveRoundIsRetriedAfterADelayUpToTheRetryCount() throws Exception {
-        nodes.get(2).kill();
-        RedlockLockClient once = client(RedlockLocks.builder().uris(nodes.uris()).retryCount(0));
-        RedlockLockClient patient = client(RedlockLocks.builder().uris(nodes.uris())
+        nodes.get().get(2).kill();
+        RedlockLockClient once = client(RedlockLocks.builder().uris(nodes.get().uris()).retryCount(0));
+        RedlockLockClient patient = client(RedlockLocks.builder().uris(nodes.get().uris())
                 .retryCount(20).retryDelay(Duration.ofMillis(40), Duration.ofMillis(20)));
         // Two nodes held by someone whose keys expire in 500 ms, one node dead: two grants, no majority.
-        nodes.get(0).command("SET", "split", "someone-else", "PX", "500");
-        nodes.get(1).command("SET", "split", "someone-else", "PX", "500");
+        nodes.get().get(0).command("SET", "split", "someone-else", "PX", "500");
+        nodes.get().get(1).command("SET", "split", "someone-else", "PX", "500");
 
         assertThat(once.lock("split").tryAcquire(Duration.ZERO)).as("one round, no retry").isEmpty();
-        assertThat(nodes.holding("split")).as("its two grants were released").isEqualTo(2);
+        assertThat(nodes.get().holding("split")).as("its two grants were released").isEqualTo(2);
 
         long start = System.nanoTime();
         Optional<Lease> lease = patient.lock("split").tryAcquire(Duration.ZERO);
         assertThat(lease).as("a retry came after the other holder's keys expired").isPresent();
         assertThat(millisSince(start)).as("it had to wait for that expiry (500 ms after the keys were set)")
                 .isGreaterThanOrEqualTo(200);
-        assertThat(nodes.holding("split")).as("a majority; node 1 may still have held the old key then").isBetween(3L, 4L);
+        assertThat(nodes.get().holding("split")).as("a majority; node 1 may still have held the old key then").isBetween(3L, 4L);
         lease.get().release();
     }
 
     /** Failed before: the delayed retry round still ran after the engine gave up, taking and releasing keys. */
     @Test
     void noRetryRoundRunsAfterTheEngineGaveUp() throws Exception {
-        nodes.get(2).kill();
-        RedlockLockClient retrying = client(RedlockLocks.builder().uris(nodes.uris())
+        nodes.get().get(2).kill();
+        RedlockLockClient retrying = client(RedlockLocks.builder().uris(nodes.get().uris())
                 .retryCount(20).retryDelay(Duration.ofMillis(300), Duration.ZERO));
         // Two nodes held by someone else, one dead, two free: every round is inconclusive.
-        nodes.get(0).command("SET", "gave-up", "someone-else", "PX", "30000");
-        nodes.get(1).command("SET", "gave-up", "someone-else", "PX", "30000");
+        nodes.get().get(0).command("SET", "gave-up", "someone-else", "PX", "30000");
+        nodes.get().get(1).command("SET", "gave-up", "someone-else", "PX", "30000");
         long before = acquireCalls(3);
         CompletableFuture<Lease> pending = retrying.lock("gave-up").acquireAsync(Duration.ofSeconds(30));
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -311,16 +302,16 @@ class RedlockQuorumTest {
         assertThat(pending.cancel(true)).isTrue();
         Thread.sleep(100);
         long afterCleanup = acquireCalls(3);
-        long fence = nodes.fence(3, "gave-up");
+        long fence = nodes.get().fence(3, "gave-up");
         Thread.sleep(900);
-        assertThat(nodes.fence(3, "gave-up")).as("no grant on node 3 after the engine gave up").isEqualTo(fence);
+        assertThat(nodes.get().fence(3, "gave-up")).as("no grant on node 3 after the engine gave up").isEqualTo(fence);
         assertThat(acquireCalls(3)).as("acquire scripts run on node 3 after the engine gave up").isEqualTo(afterCleanup);
-        assertThat(nodes.get(3).command("EXISTS", "gave-up")).isEqualTo(0L);
+        assertThat(nodes.get().get(3).command("EXISTS", "gave-up")).isEqualTo(0L);
     }
 
     /** EVAL and EVALSHA calls node {@code index} has run so far. */
     private static long acquireCalls(int index) {
-        String stats = (String) nodes.get(index).command("INFO", "commandstats");
+        String stats = (String) nodes.get().get(index).command("INFO", "commandstats");
         long calls = 0;
         for (String line : stats.split("\r?\n")) {
             if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
@@ -333,9 +324,9 @@ class RedlockQuorumTest {
 
     private static void awaitNoKey(String name, Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
-        while (nodes.holding(name) > 0 && System.nanoTime() < deadline) {
+        while (nodes.get().holding(name) > 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(nodes.holding(name)).as("no node holds '%s'", name).isZero();
+        assertThat(nodes.get().holding(name)).as("no node holds '%s'", name).isZero();
     }
 }

@@ -3,6 +3,7 @@ package dev.leasehold.redlock;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -23,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Each node-side Lua script on its own, against a real server. */
 class RedlockScriptsTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
     private static RedisClient client;
     private static StatefulRedisConnection<String, String> connection;
     private static RedisAsyncCommands<String, String> commands;
@@ -36,8 +39,7 @@ class RedlockScriptsTest {
 
     @BeforeAll
     static void start() {
-        server = RedisServer.builder().start();
-        client = RedisClient.create(server.uri());
+        client = RedisClient.create(server.get().uri());
         connection = client.connect();
         commands = connection.async();
     }
@@ -46,12 +48,11 @@ class RedlockScriptsTest {
     static void stop() {
         connection.close();
         client.shutdown();
-        server.close();
     }
 
     @BeforeEach
     void flush() {
-        server.command("FLUSHALL");
+        server.get().command("FLUSHALL");
     }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
@@ -89,22 +90,22 @@ class RedlockScriptsTest {
         assertThat(granted.get(0)).isEqualTo(1L);
         long counter = token(granted);
         assertThat(counter).as("server time in µs (5 s slack for clock offsets)").isGreaterThan(microsBefore);
-        assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
-        assertThat((Long) server.command("PTTL", "script:lock")).isBetween(1L, 5_000L);
-        assertThat(server.command("GET", "{script:lock}:fence")).isEqualTo(Long.toString(counter));
-        assertThat((Long) server.command("PTTL", "{script:lock}:fence")).isBetween(1L, 60_000L);
+        assertThat(server.get().command("GET", "script:lock")).isEqualTo("holder-a");
+        assertThat((Long) server.get().command("PTTL", "script:lock")).isBetween(1L, 5_000L);
+        assertThat(server.get().command("GET", "{script:lock}:fence")).isEqualTo(Long.toString(counter));
+        assertThat((Long) server.get().command("PTTL", "{script:lock}:fence")).isBetween(1L, 60_000L);
 
         List<Object> held = acquire("holder-b", 5_000, "");
         assertThat(held.get(0)).isEqualTo(0L);
         assertThat((Long) held.get(1)).isBetween(1L, 5_000L);
-        assertThat(server.command("GET", "{script:lock}:fence")).as("no token for a refused holder")
+        assertThat(server.get().command("GET", "{script:lock}:fence")).as("no token for a refused holder")
                 .isEqualTo(Long.toString(counter));
     }
 
     @Test
     void aCounterAheadOfTheClockStillAdvancesByOne() {
         long ahead = System.currentTimeMillis() * 1000 + 3_600_000_000L;
-        server.command("SET", "{script:lock}:fence", Long.toString(ahead));
+        server.get().command("SET", "{script:lock}:fence", Long.toString(ahead));
         assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(ahead + 1);
     }
 
@@ -114,8 +115,8 @@ class RedlockScriptsTest {
         long ahead = counter + 3_600_000_000L; // an hour ahead of this node's clock, as from a faster node
         assertThat(writeBack(ahead)).isEqualTo(ahead);
         assertThat(writeBack(counter)).as("a lower token never lowers it").isEqualTo(ahead);
-        assertThat(server.command("GET", "{script:lock}:fence")).isEqualTo(Long.toString(ahead));
-        assertThat((Long) server.command("PTTL", "{script:lock}:fence")).isBetween(1L, 60_000L);
+        assertThat(server.get().command("GET", "{script:lock}:fence")).isEqualTo(Long.toString(ahead));
+        assertThat((Long) server.get().command("PTTL", "{script:lock}:fence")).isBetween(1L, 60_000L);
         release("holder-a", "");
         assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(ahead + 1);
     }
@@ -123,7 +124,7 @@ class RedlockScriptsTest {
     @Test
     void countersAboveTwoToThe53AdvanceAndAreWrittenBackExactly() {
         long start = (1L << 53) + 1;
-        server.command("SET", keys.fence(), Long.toString(start));
+        server.get().command("SET", keys.fence(), Long.toString(start));
         assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(start + 1);
         release("holder-a", "");
         assertThat(token(acquire("holder-b", 5_000, ""))).isEqualTo(start + 2);
@@ -131,33 +132,33 @@ class RedlockScriptsTest {
 
         long m = (1L << 53) + 11; // a maximum from another node, not representable as a double
         assertThat(writeBack(m)).isEqualTo(m);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(m));
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(Long.toString(m));
         assertThat(writeBack(m - 1)).as("a lower token never lowers it").isEqualTo(m);
         assertThat(writeBack(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
-        assertThat(server.command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
+        assertThat(server.get().command("GET", keys.fence())).isEqualTo(Long.toString(Long.MAX_VALUE));
         assertThat(writeBack(Long.MAX_VALUE - 1)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void aNodeCounterAtTheLargestTokenRefusesTheGrantAndWritesNothing() {
-        server.command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
+        server.get().command("SET", keys.fence(), Long.toString(Long.MAX_VALUE - 1));
         assertThat(token(acquire("holder-a", 5_000, ""))).isEqualTo(Long.MAX_VALUE);
         release("holder-a", "");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> acquire("holder-b", 5_000, ""))
                 .rootCause().hasMessage("LEASEHOLD_FENCE_EXHAUSTED " + keys.fence());
-        assertThat(server.command("EXISTS", keys.lock())).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", keys.lock())).isEqualTo(0L);
     }
 
     @Test
     void renewExtendsOnlyTheHoldersKey() {
         acquire("holder-a", 1_000, "");
         assertThat(renew("holder-b", 60_000)).isZero();
-        assertThat((Long) server.command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
+        assertThat((Long) server.get().command("PTTL", "script:lock")).isLessThanOrEqualTo(1_000L);
         assertThat(renew("holder-a", 60_000)).isEqualTo(1L);
-        assertThat((Long) server.command("PTTL", "script:lock")).isGreaterThan(1_000L);
-        server.command("DEL", "script:lock");
+        assertThat((Long) server.get().command("PTTL", "script:lock")).isGreaterThan(1_000L);
+        server.get().command("DEL", "script:lock");
         assertThat(renew("holder-a", 60_000)).as("no key, nothing to extend").isZero();
-        assertThat(server.command("EXISTS", "script:lock")).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", "script:lock")).isEqualTo(0L);
     }
 
     @Test
@@ -174,7 +175,7 @@ class RedlockScriptsTest {
         try {
             acquire("holder-a", 5_000, "");
             assertThat(release("holder-b", "")).isZero();
-            assertThat(server.command("GET", "script:lock")).isEqualTo("holder-a");
+            assertThat(server.get().command("GET", "script:lock")).isEqualTo("holder-a");
             assertThat(release("holder-a", "")).isEqualTo(1L);
             assertThat(messages.poll(200, TimeUnit.MILLISECONDS)).as("nobody waited").isNull();
 
@@ -183,7 +184,7 @@ class RedlockScriptsTest {
             assertThat(release("holder-a", "")).isEqualTo(1L);
             assertThat(messages.poll(2, TimeUnit.SECONDS)).isEqualTo(keys.channel());
             assertThat(acquire("holder-b", 5_000, "waiter-b").get(0)).as("a grant forgets the waiter").isEqualTo(1L);
-            assertThat(server.command("ZCARD", keys.waiters())).isEqualTo(0L);
+            assertThat(server.get().command("ZCARD", keys.waiters())).isEqualTo(0L);
             assertThat(release("holder-b", "waiter-b")).isEqualTo(1L);
         } finally {
             pubSub.close();

@@ -5,12 +5,14 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.testkit.fault.FaultProxy;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,22 +36,21 @@ class RedlockValidityTest {
     private static final Duration TTL = Duration.ofMillis(300);
     private static final Duration LATE = Duration.ofMillis(500);
 
-    private static RedisNodes nodes;
+    @RegisterExtension
+    static final TestServer<RedisNodes> nodes = TestServer.perClass(() -> RedisNodes.start(5));
     private static final List<FaultProxy> proxies = new ArrayList<>();
     private RedlockLockClient locks;
 
     @BeforeAll
     static void startNodesBehindProxies() {
-        nodes = RedisNodes.start(5);
         for (int i = 0; i < 5; i++) {
-            proxies.add(FaultProxy.start(nodes.get(i).host(), nodes.get(i).port()));
+            proxies.add(FaultProxy.start(nodes.get().get(i).host(), nodes.get().get(i).port()));
         }
     }
 
     @AfterAll
     static void stop() {
         proxies.forEach(FaultProxy::close);
-        nodes.close();
     }
 
     @BeforeEach
@@ -63,7 +64,7 @@ class RedlockValidityTest {
     void heal() {
         proxies.forEach(FaultProxy::pass);
         locks.close();
-        nodes.heal();
+        nodes.get().heal();
     }
 
     private DistributedLock lock(String name) {
@@ -73,7 +74,7 @@ class RedlockValidityTest {
     /** Every node granted (its counter moved), so only the validity check can have refused the lease. */
     private void assertEveryNodeGranted(String name) {
         for (int i = 0; i < 5; i++) {
-            assertThat(nodes.fence(i, name)).as("node %d granted", i).isPositive();
+            assertThat(nodes.get().fence(i, name)).as("node %d granted", i).isPositive();
         }
     }
 
@@ -107,11 +108,11 @@ class RedlockValidityTest {
 
     @Test
     void nodesFrozenPastTheTtlNeverYieldALease() throws Exception {
-        nodes.pauseAll();
+        nodes.get().pauseAll();
         CompletableFuture<Lease> attempt = lock("frozen").acquireAsync(Duration.ZERO);
         Thread.sleep(LATE.toMillis());
         assertThat(attempt).isNotDone();
-        nodes.resumeAll();
+        nodes.get().resumeAll();
         assertNoLease(attempt);
         assertEveryNodeGranted("frozen");
     }

@@ -4,10 +4,10 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockKind;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -21,20 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BadConfigurationTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().aclUser("app", "right-password").start());
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class));
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().aclUser("app", "right-password").start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     /** A typo started the application in silence, with the default in place of the value meant. */
     @Test
@@ -55,7 +46,7 @@ class BadConfigurationTest {
         assertThat(UnknownProperties.known()).contains("leasehold.redis.uri", "leasehold.redis.operation-timeout",
                 "leasehold.redis.key-prefix", "leasehold.redis.trusted-certificate", "leasehold.locked.default-ttl",
                 "leasehold.redis.connect-on-startup", "leasehold.observations.enabled", "leasehold.observations.lock-names");
-        runner.withPropertyValues("leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port(),
+        runner.withPropertyValues("leasehold.redis.uri=redis://app:right-password@" + server.get().host() + ":" + server.get().port(),
                 "leasehold.redis.keyPrefix=app:",
                 "leasehold.locked.default-wait=2s").run(context -> assertThat(context).hasNotFailed());
     }
@@ -80,13 +71,13 @@ class BadConfigurationTest {
 
     @Test
     void aRefusedPasswordIsNamedButNeverShown() {
-        runner.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
+        runner.withPropertyValues("spring.data.redis.host=" + server.get().host(), "spring.data.redis.port=" + server.get().port(),
                 "spring.data.redis.username=app", "spring.data.redis.password=wrong-password").run(context -> {
             LeaseholdConfigurationException failure = failure(context);
             assertThat(failure).returns("spring.data.redis.host", LeaseholdConfigurationException::setting);
             assertThat(context.getStartupFailure()).satisfies(all -> assertThat(stackText(all)).doesNotContain("wrong-password"));
         });
-        runner.withPropertyValues("spring.data.redis.url=redis://app:wrong-password@" + server.host() + ":" + server.port())
+        runner.withPropertyValues("spring.data.redis.url=redis://app:wrong-password@" + server.get().host() + ":" + server.get().port())
                 .run(context -> assertThat(stackText(context.getStartupFailure())).doesNotContain("wrong-password")
                         .contains("spring.data.redis.url"));
     }
@@ -98,21 +89,21 @@ class BadConfigurationTest {
                 .hasMessageContaining("redis://"));
         runner.withPropertyValues("spring.data.redis.url=localhost:6379").run(context -> assertThat(failure(context))
                 .returns("spring.data.redis.url", LeaseholdConfigurationException::setting));
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.operation-timeout=10m")
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.redis.operation-timeout=10m")
                 .run(context -> assertThat(failure(context))
                         .returns("leasehold.redis.operation-timeout", LeaseholdConfigurationException::setting)
                         .hasMessageContaining("PT5M"));
         runner.withPropertyValues("spring.data.redis.host=localhost", "spring.data.redis.port=70000")
                 .run(context -> assertThat(failure(context))
                         .returns("spring.data.redis.port", LeaseholdConfigurationException::setting));
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.key-prefix={x}")
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.redis.key-prefix={x}")
                 .run(context -> assertThat(failure(context))
                         .returns("leasehold.redis.key-prefix", LeaseholdConfigurationException::setting));
     }
 
     @Test
     void aMalformedDurationPropertyIsNamedByTheBinder() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.operation-timeout=fast")
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.redis.operation-timeout=fast")
                 .run(context -> assertThat(context.getStartupFailure()).rootCause().isNotNull()
                         .satisfies(root -> assertThat(stackText(context.getStartupFailure()))
                                 .contains("leasehold.redis.operation-timeout")));
@@ -172,7 +163,7 @@ class BadConfigurationTest {
     @Test
     void aMalformedLockedAttributeFailsTheBeanNamingMethodAndAttribute() {
         ApplicationContextRunner live = runner.withPropertyValues(
-                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
+                "leasehold.redis.uri=redis://app:right-password@" + server.get().host() + ":" + server.get().port());
         live.withBean(BadWait.class).run(context -> assertThat(failure(context))
                 .returns("@Locked(waitFor) on BadWait.run(long)", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("\"5 seconds\" is not a duration"));
@@ -208,7 +199,7 @@ class BadConfigurationTest {
     @Test
     void aScheduledJobAttributeThatCannotWorkFailsTheBeanNamingMethodAndAttribute() {
         ApplicationContextRunner live = runner.withPropertyValues(
-                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
+                "leasehold.redis.uri=redis://app:right-password@" + server.get().host() + ":" + server.get().port());
         live.withBean(TtlAndLeaseTime.class).run(context -> assertThat(failure(context))
                 .returns("@Locked(leaseTime) on TtlAndLeaseTime.run()", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("exclude each other"));
@@ -239,7 +230,7 @@ class BadConfigurationTest {
     @Test
     void aKindAndPermitsThatDoNotFitTogetherFailTheBeanNamingMethodAndAttribute() {
         ApplicationContextRunner live = runner.withPropertyValues(
-                "leasehold.redis.uri=redis://app:right-password@" + server.host() + ":" + server.port());
+                "leasehold.redis.uri=redis://app:right-password@" + server.get().host() + ":" + server.get().port());
         live.withBean(PermitsWithoutCount.class).run(context -> assertThat(failure(context))
                 .returns("@Locked(kind) on PermitsWithoutCount.run()", LeaseholdConfigurationException::setting)
                 .hasMessageContaining("add permits = 3"));

@@ -4,13 +4,13 @@ import dev.leasehold.Lease;
 import dev.leasehold.launcher.RedisClusterGroup;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -31,31 +31,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClusterAutoConfigurationTest {
 
     private static final String PASSWORD = "p@ss: w/rd%";
-    private static RedisClusterGroup cluster;
+    @RegisterExtension
+    static final TestServer<RedisClusterGroup> cluster = TestServer.perClass(() -> RedisClusterGroup.start(3, 0));
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class, LeaseholdHealthAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.timeout=2s", "spring.data.redis.cluster.nodes="
-                    + node(cluster.nodes().get(0)) + "," + node(cluster.nodes().get(1)));
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisClusterGroup.start(3, 0);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+                    + node(cluster.get().nodes().get(0)) + "," + node(cluster.get().nodes().get(1)));
 
     @Test
     @Order(1)
     void locksOnTheMasterOfEachLocksSlotAndReportsHealth() {
         runner.run(context -> {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
-            assertThat(locks.describe()).contains(node(cluster.nodes().get(0)));
+            assertThat(locks.describe()).contains(node(cluster.get().nodes().get(0)));
             for (String name : new String[] {"auto:cluster:1", "auto:cluster:2", "auto:cluster:3"}) {
-                RedisServer master = cluster.masterOf(cluster.slotOf(name));
+                RedisServer master = cluster.get().masterOf(cluster.get().slotOf(name));
                 try (Lease lease = locks.lock(name).acquire(Duration.ZERO)) {
                     assertThat((Long) master.command("EXISTS", name)).as(name).isEqualTo(1L);
                     assertThat(lease.token()).isPositive();
@@ -69,12 +60,12 @@ class ClusterAutoConfigurationTest {
     @Test
     @Order(1)
     void leaseholdRedisUriTakesTheOneStringClusterFormAndWinsOverSpringsNodes() {
-        String uri = "redis-cluster://" + node(cluster.nodes().get(2)) + "," + node(cluster.nodes().get(1));
+        String uri = "redis-cluster://" + node(cluster.get().nodes().get(2)) + "," + node(cluster.get().nodes().get(1));
         runner.withPropertyValues("leasehold.redis.uri=" + uri).run(context -> {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
-            assertThat(locks.describe()).startsWith("redis-cluster://" + node(cluster.nodes().get(2)));
+            assertThat(locks.describe()).startsWith("redis-cluster://" + node(cluster.get().nodes().get(2)));
             try (Lease lease = locks.lock("auto:cluster:uri").acquire(Duration.ZERO)) {
-                RedisServer master = cluster.masterOf(cluster.slotOf("auto:cluster:uri"));
+                RedisServer master = cluster.get().masterOf(cluster.get().slotOf("auto:cluster:uri"));
                 assertThat((Long) master.command("EXISTS", "auto:cluster:uri")).isEqualTo(1L);
                 assertThat(lease.token()).isPositive();
             }
@@ -84,7 +75,7 @@ class ClusterAutoConfigurationTest {
     @Test
     @Order(2)
     void theDataPasswordReachesEveryNodeEvenWithCharactersAUriReserves() {
-        for (RedisServer node : cluster.nodes()) {
+        for (RedisServer node : cluster.get().nodes()) {
             node.command("CONFIG", "SET", "requirepass", PASSWORD);
         }
         runner.withPropertyValues("spring.data.redis.password=" + PASSWORD).run(context -> {

@@ -3,10 +3,10 @@ package dev.leasehold.spring;
 import dev.leasehold.LeaderInfo;
 import dev.leasehold.Leadership;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationEvent;
@@ -25,26 +25,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LeadershipAutoConfigurationTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class,
                     LeaseholdLeadershipAutoConfiguration.class))
             .withUserConfiguration(Events.class);
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @Test
     void oneOfTwoContextsLeadsAndTheOtherTakesOverAtOnceWhenItCloses() {
-        ApplicationContextRunner app = runner.withPropertyValues("leasehold.redis.uri=" + server.uri(),
+        ApplicationContextRunner app = runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(),
                 "leasehold.leadership.name=spring:leader", "leasehold.leadership.ttl=20s");
         app.withPropertyValues("leasehold.leadership.leader-id=app-a", "leasehold.leadership.value=10.0.0.1:8080")
                 .run(a -> {
@@ -73,13 +64,13 @@ class LeadershipAutoConfigurationTest {
 
     @Test
     void withoutANameThereIsNoLeadership() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri())
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri())
                 .run(context -> assertThat(context).doesNotHaveBean(Leadership.class));
     }
 
     @Test
     void aBadTtlFailsTheStartupNamingTheProperty() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.leadership.name=spring:bad",
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.leadership.name=spring:bad",
                 "leasehold.leadership.ttl=1ms").run(context -> assertThat(context).getFailure()
                 .hasRootCauseInstanceOf(IllegalArgumentException.class)
                 .hasStackTraceContaining("leasehold.leadership.ttl"));
@@ -87,7 +78,7 @@ class LeadershipAutoConfigurationTest {
 
     @Test
     void aMisspelledLeadershipPropertyFailsTheStartup() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.leadership.nmae=spring:typo")
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.leadership.nmae=spring:typo")
                 .run(context -> assertThat(context).getFailure().hasStackTraceContaining("leasehold.leadership.name"));
     }
 

@@ -7,12 +7,13 @@ import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.launcher.TlsMaterial;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
+import dev.leasehold.testkit.junit.TestServer;
+import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,30 +31,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LeaseholdAutoConfigurationTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class));
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @Test
     void springDataRedisHostPortAndDatabaseNameTheServer() {
-        runner.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
+        runner.withPropertyValues("spring.data.redis.host=" + server.get().host(), "spring.data.redis.port=" + server.get().port(),
                 "spring.data.redis.database=3").run(context -> {
             assertThat(context).hasSingleBean(LockClient.class);
             RedisLockClient locks = context.getBean(RedisLockClient.class);
-            assertThat(locks.describe()).isEqualTo("redis://" + server.host() + ":" + server.port() + "/3");
+            assertThat(locks.describe()).isEqualTo("redis://" + server.get().host() + ":" + server.get().port() + "/3");
             try (Lease lease = locks.lock("auto:host").acquire(Duration.ZERO)) {
-                assertThat((String) server.command("INFO", "keyspace")).contains("db3:keys=");
+                assertThat((String) server.get().command("INFO", "keyspace")).contains("db3:keys=");
                 assertThat(lease.token()).isPositive();
             }
         });
@@ -61,12 +53,12 @@ class LeaseholdAutoConfigurationTest {
 
     @Test
     void springDataRedisUrlOverridesHostAndPort() {
-        runner.withPropertyValues("spring.data.redis.url=" + server.uri() + "/2", "spring.data.redis.host=nowhere.invalid",
+        runner.withPropertyValues("spring.data.redis.url=" + server.get().uri() + "/2", "spring.data.redis.host=nowhere.invalid",
                 "spring.data.redis.port=1").run(context -> {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
-            assertThat(locks.describe()).isEqualTo(server.uri() + "/2");
+            assertThat(locks.describe()).isEqualTo(server.get().uri() + "/2");
             try (Lease lease = locks.lock("auto:url").acquire(Duration.ZERO)) {
-                assertThat((String) server.command("INFO", "keyspace")).contains("db2:keys=");
+                assertThat((String) server.get().command("INFO", "keyspace")).contains("db2:keys=");
                 assertThat(lease.lockName()).isEqualTo("auto:url");
             }
         });
@@ -74,14 +66,14 @@ class LeaseholdAutoConfigurationTest {
 
     @Test
     void leaseholdRedisUriWinsOverSpringDataRedisAndTheOtherPropertiesApply() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "spring.data.redis.host=nowhere.invalid",
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "spring.data.redis.host=nowhere.invalid",
                 "leasehold.redis.key-prefix=app1:", "leasehold.redis.operation-timeout=2s",
                 "leasehold.redis.max-recheck=200ms", "leasehold.redis.fence-retention=1m").run(context -> {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
             try (Lease lease = locks.lock("order:1").acquire(Duration.ZERO)) {
                 assertThat(lease.lockName()).isEqualTo("app1:order:1");
-                assertThat((Long) server.command("EXISTS", "app1:order:1")).isEqualTo(1L);
-                long fenceTtl = (Long) server.command("PTTL", "{app1:order:1}:fence");
+                assertThat((Long) server.get().command("EXISTS", "app1:order:1")).isEqualTo(1L);
+                long fenceTtl = (Long) server.get().command("PTTL", "{app1:order:1}:fence");
                 assertThat(fenceTtl).isBetween(1L, 60_000L);
             }
         });
@@ -136,7 +128,7 @@ class LeaseholdAutoConfigurationTest {
 
     @Test
     void aCustomizerAdjustsTheBuilderAfterTheProperties() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.key-prefix=from-property:")
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.redis.key-prefix=from-property:")
                 .withBean(RedisLocksBuilderCustomizer.class, () -> builder -> builder.keyPrefix("customized:"))
                 .run(context -> {
                     try (Lease lease = context.getBean(LockClient.class).lock("y").acquire(Duration.ZERO)) {
@@ -148,28 +140,28 @@ class LeaseholdAutoConfigurationTest {
     @Test
     void theClientIsClosedWithTheContextAndItsLeasesFreed() {
         RedisLockClient[] seen = new RedisLockClient[1];
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri()).run(context -> {
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri()).run(context -> {
             seen[0] = context.getBean(RedisLockClient.class);
             seen[0].lock("auto:closed").acquire(Duration.ZERO);
-            assertThat((Long) server.command("EXISTS", "auto:closed")).isEqualTo(1L);
+            assertThat((Long) server.get().command("EXISTS", "auto:closed")).isEqualTo(1L);
         });
-        assertThat((Long) server.command("EXISTS", "auto:closed")).as("close() deleted the held lease's key").isZero();
+        assertThat((Long) server.get().command("EXISTS", "auto:closed")).as("close() deleted the held lease's key").isZero();
         assertThatThrownBy(() -> seen[0].lock("auto:closed").acquire(Duration.ZERO))
                 .isInstanceOf(LockClientClosedException.class);
     }
 
     @Test
     void theMetersGoToTheApplicationsRegistry() {
-        runner.withPropertyValues("leasehold.redis.uri=" + server.uri())
+        runner.withPropertyValues("leasehold.redis.uri=" + server.get().uri())
                 .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    MeterReadings meters = new MeterReadings(registry);
                     assertThat(registry.find("leasehold.acquire.wait").timers()).isEmpty();
                     try (Lease lease = context.getBean(LockClient.class).lock("auto:meters").acquire(Duration.ZERO)) {
-                        assertThat(registry.get("leasehold.leases.active").gauge().value()).isEqualTo(1.0);
+                        assertThat(meters.active()).isEqualTo(1.0);
                     }
-                    assertThat(registry.get("leasehold.acquire.wait").tags("kind", "lock", "outcome", "acquired")
-                            .timer().count()).isEqualTo(1);
-                    assertThat(registry.get("leasehold.lease.held").timer().count()).isEqualTo(1);
+                    assertThat(meters.acquisitions("lock", "acquired")).isEqualTo(1);
+                    assertThat(meters.leasesEnded()).isEqualTo(1);
                 });
     }
 
@@ -177,7 +169,7 @@ class LeaseholdAutoConfigurationTest {
     static class OwnClient {
         @Bean(destroyMethod = "close")
         LockClient ownLockClient() {
-            return RedisLocks.builder().uri(server.uri()).keyPrefix("own:").connect();
+            return RedisLocks.builder().uri(server.get().uri()).keyPrefix("own:").connect();
         }
     }
 }

@@ -4,10 +4,10 @@ import dev.leasehold.Lease;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -37,24 +37,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LockedAsyncTest {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private ApplicationContextRunner runner(Class<?> services) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class))
                 .withUserConfiguration(AsyncConfiguration.class)
                 .withBean(services)
-                .withPropertyValues("leasehold.redis.uri=" + server.uri(), "leasehold.redis.max-recheck=100ms");
+                .withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "leasehold.redis.max-recheck=100ms");
     }
 
     /** Failed before: four bodies ran at once, and Lease.current() threw in each. */
@@ -101,7 +92,7 @@ class LockedAsyncTest {
             awaitKey("async:pending", 1L);
             Thread.sleep(300);
             assertThat(result).isNotDone();
-            assertThat((Long) server.command("EXISTS", "async:pending")).as("held while the work is pending").isOne();
+            assertThat((Long) server.get().command("EXISTS", "async:pending")).as("held while the work is pending").isOne();
             gate.complete("finished");
             assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("finished");
             awaitKey("async:pending", 0L);
@@ -112,7 +103,7 @@ class LockedAsyncTest {
     void aSkippedAsyncCallCompletesItsFutureWithNullWithoutRunning() throws Exception {
         runner(FutureServices.class).run(context -> {
             FutureServices services = context.getBean(FutureServices.class);
-            try (RedisLockClient other = RedisLocks.connect(server.uri());
+            try (RedisLockClient other = RedisLocks.connect(server.get().uri());
                  Lease held = other.lock("async:skip").acquire(Duration.ZERO)) {
                 assertThat(services.unlessLocked().get(10, TimeUnit.SECONDS)).as("skipped").isNull();
                 assertThat(services.tokens()).as("the body did not run").isEmpty();
@@ -124,7 +115,7 @@ class LockedAsyncTest {
 
     private static void awaitKey(String key, long exists) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!server.command("EXISTS", key).equals(exists)) {
+        while (!server.get().command("EXISTS", key).equals(exists)) {
             assertThat(System.nanoTime() - deadline).as("EXISTS %s became %d", key, exists).isNegative();
             Thread.sleep(10);
         }

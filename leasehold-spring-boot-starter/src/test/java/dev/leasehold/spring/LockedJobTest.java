@@ -10,13 +10,13 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
+import dev.leasehold.testkit.junit.TestServer;
+import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -39,23 +39,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LockedJobTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class))
             .withBean(Jobs.class)
             .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
             .withPropertyValues("leasehold.redis.max-recheck=100ms");
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     private ApplicationContextRunner on(RedisServer redis) {
         return runner.withPropertyValues("leasehold.redis.uri=" + redis.uri());
@@ -64,10 +55,10 @@ class LockedJobTest {
     /** Before: no SKIP; each loser of a scheduled job threw, and Spring logged an ERROR with a trace. */
     @Test
     void skipReturnsWithoutRunningLogsOnlyAtDebugAndCountsSkipped() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             Jobs jobs = context.getBean(Jobs.class);
-            MeterRegistry registry = context.getBean(MeterRegistry.class);
-            try (RedisLockClient other = RedisLocks.connect(server.uri());
+            MeterReadings meters = new MeterReadings(context.getBean(MeterRegistry.class));
+            try (RedisLockClient other = RedisLocks.connect(server.get().uri());
                  Lease held = other.lock("job:report").acquire(Duration.ZERO);
                  LogCapture log = LogCapture.start()) {
                 jobs.report();
@@ -79,26 +70,25 @@ class LockedJobTest {
                 assertThat(log.debug()).anySatisfy(line -> assertThat(line)
                         .contains("Skipped Jobs.summary()").contains("'job:report'"));
             }
-            assertThat(acquireCount(registry, "skipped")).isEqualTo(3);
-            assertThat(acquireCount(registry, "timeout")).as("a skip is no timeout").isZero();
-            Timer skipped = registry.get("leasehold.acquire.wait").tags("outcome", "skipped").timer();
-            assertThat(skipped.totalTime(TimeUnit.MILLISECONDS)).as("summary() waited its 100ms")
+            assertThat(meters.acquisitions("lock", "skipped")).isEqualTo(3);
+            assertThat(meters.acquisitions("lock", "timeout")).as("a skip is no timeout").isZero();
+            assertThat(meters.waited("skipped", TimeUnit.MILLISECONDS)).as("summary() waited its 100ms")
                     .isGreaterThanOrEqualTo(100);
 
             jobs.report();
             assertThat(jobs.summary()).isEqualTo("done");
             assertThat(jobs.maybe()).contains("done");
             assertThat(jobs.runs()).isEqualTo(3);
-            assertThat(acquireCount(registry, "acquired")).isEqualTo(3);
+            assertThat(meters.acquisitions("lock", "acquired")).isEqualTo(3);
         });
     }
 
     /** Before: the engine's message named the lock only, and its trace had no frame of the caller. */
     @Test
     void aTimeoutInFailModeIsOneLineNamingTheMethodAndTheLock() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             Jobs jobs = context.getBean(Jobs.class);
-            try (RedisLockClient other = RedisLocks.connect(server.uri());
+            try (RedisLockClient other = RedisLocks.connect(server.get().uri());
                  Lease held = other.lock("order:7").acquire(Duration.ZERO)) {
                 LockTimeoutException thrown = catchThrowableOfType(LockTimeoutException.class, () -> jobs.pay(7));
                 assertThat(thrown).isExactlyInstanceOf(LockTimeoutException.class)
@@ -145,7 +135,7 @@ class LockedJobTest {
     /** A scheduled call under way while the application shuts down finds the client closed: SKIP skips it. */
     @Test
     void aClosedClientSkipsInSkipModeAndThrowsInFailMode() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             Jobs jobs = context.getBean(Jobs.class);
             context.getBean(LockClient.class).close();
             try (LogCapture log = LogCapture.start()) {
@@ -162,7 +152,7 @@ class LockedJobTest {
     /** Before: there was no leaseTime nor maxHold on the annotation. */
     @Test
     void leaseTimeIsAFixedLeaseAndMaxHoldEndsTheWatchdog() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             Jobs jobs = context.getBean(Jobs.class);
             Duration[] seen = jobs.fixed();
             assertThat(seen[0]).as("Lease.current().remaining() under leaseTime = 5s, not the 30 s ttl")
@@ -187,11 +177,6 @@ class LockedJobTest {
     private static boolean callersFrame(Throwable thrown) {
         return Arrays.stream(thrown.getStackTrace())
                 .anyMatch(frame -> frame.getClassName().startsWith(LockedJobTest.class.getName()));
-    }
-
-    private static long acquireCount(MeterRegistry registry, String outcome) {
-        Timer timer = registry.find("leasehold.acquire.wait").tags("kind", "lock", "outcome", outcome).timer();
-        return timer == null ? 0 : timer.count();
     }
 
     /** Scheduled-job methods of an application, proxied by the starter. */
@@ -233,7 +218,7 @@ class LockedJobTest {
 
         @Locked(name = "'job:fixed'", leaseTime = "5s", waitFor = "5s")
         public Duration[] fixed() {
-            long pttl = (Long) server.command("PTTL", "job:fixed");
+            long pttl = (Long) server.get().command("PTTL", "job:fixed");
             return new Duration[] {Lease.current().remaining(), Duration.ofMillis(pttl)};
         }
 

@@ -12,10 +12,10 @@ import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Hold;
 import dev.leasehold.testkit.history.Verdict;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -40,23 +40,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LockedTest {
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class))
             .withBean(LockedServices.class)
             .withBean("naming", Naming.class)
             .withPropertyValues("leasehold.redis.max-recheck=100ms", "services.short-wait=200ms");
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
 
     private ApplicationContextRunner on(RedisServer redis) {
         return runner.withPropertyValues("leasehold.redis.uri=" + redis.uri());
@@ -67,7 +58,7 @@ class LockedTest {
         History history = new History();
         CounterResource counter = new CounterResource(history, false);
         int perThread = 30;
-        on(server).run(first -> on(server).run(second -> {
+        on(server.get()).run(first -> on(server.get()).run(second -> {
             List<LockedServices> apps = List.of(first.getBean(LockedServices.class), second.getBean(LockedServices.class));
             ExecutorService pool = Executors.newFixedThreadPool(16);
             try {
@@ -97,20 +88,20 @@ class LockedTest {
 
     @Test
     void theNameIsEvaluatedFromTheArgumentsAndBeansForEachCall() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             assertThat(AopUtils.isAopProxy(services)).isTrue();
             assertThat(services.byName(42, "eu")).isEqualTo("order:42:eu held=1");
             assertThat(services.byName(7, "us")).isEqualTo("order:7:us held=1");
             assertThat(services.byBean(5)).isEqualTo("tenant-a:5");
             assertThat(services.constantName()).isEqualTo("nightly-report");
-            assertThat((Long) server.command("EXISTS", "order:42:eu")).as("released after the call").isZero();
+            assertThat((Long) server.get().command("EXISTS", "order:42:eu")).as("released after the call").isZero();
         });
     }
 
     @Test
     void theLeaseIsFilledInAsAParameterAndIsLeaseCurrent() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             LockedServices.Seen first = services.withLease(1, null);
             LockedServices.Seen second = services.withLease(1, null);
@@ -125,9 +116,9 @@ class LockedTest {
 
     @Test
     void aTimeoutSurfacesUnchangedAndTheMethodDoesNotRun() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
-            try (RedisLockClient other = RedisLocks.connect(server.uri());
+            try (RedisLockClient other = RedisLocks.connect(server.get().uri());
                  Lease held = other.lock("order:9").acquire(Duration.ZERO)) {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> services.quick(9)).isExactlyInstanceOf(LockTimeoutException.class)
@@ -144,18 +135,18 @@ class LockedTest {
 
     @Test
     void theMethodsOwnExceptionSurfacesUnchangedAndTheLockIsReleased() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             IOException thrown = new IOException("disk full");
             assertThatThrownBy(() -> services.failing(3, thrown)).isSameAs(thrown);
-            assertThat((Long) server.command("EXISTS", "failing:3")).isZero();
+            assertThat((Long) server.get().command("EXISTS", "failing:3")).isZero();
             assertThat(services.failingHeld()).as("the method ran under the lock").isTrue();
         });
     }
 
     @Test
     void readersShareTheLockAndAWriterWaitsForThem() throws Exception {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             twoInside("two readers inside at once", (inside, leave) -> services.read(1, inside, leave),
                     () -> assertThatThrownBy(() -> services.write(1)).isExactlyInstanceOf(LockTimeoutException.class));
@@ -166,7 +157,7 @@ class LockedTest {
 
     @Test
     void aSemaphoreOfTwoPermitsLetsTwoCallsInAndAThirdWaits() throws Exception {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             twoInside("two permits held at once", services::permit,
                     () -> assertThatThrownBy(services::quickPermit).isExactlyInstanceOf(LockTimeoutException.class)
@@ -200,7 +191,7 @@ class LockedTest {
 
     @Test
     void aNameThatEvaluatesToNullIsRefusedAndTheMethodDoesNotRun() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             assertThatThrownBy(() -> services.byKey(null)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("LockedServices.byKey(String)").hasMessageContaining("#key")
@@ -212,7 +203,7 @@ class LockedTest {
     /** {@code 'order:' + #id} with a null id would lock "order:null", one lock for every such call. */
     @Test
     void aNullArgumentJoinedIntoTheNameIsRefusedUnlessTheExpressionNamesTheCase() {
-        on(server).run(context -> {
+        on(server.get()).run(context -> {
             LockedServices services = context.getBean(LockedServices.class);
             assertThatThrownBy(() -> services.byOrder(null)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("LockedServices.byOrder(Long)").hasMessageContaining("#id is null")
@@ -296,7 +287,7 @@ class LockedTest {
         @Locked(name = "'order:' + #id + ':' + #p1", waitFor = "5s")
         public String byName(long id, String region) {
             String name = Lease.current().lockName();
-            return name + " held=" + server.command("EXISTS", name);
+            return name + " held=" + server.get().command("EXISTS", name);
         }
 
         @Locked(name = "@naming.prefix() + #id")
@@ -343,7 +334,7 @@ class LockedTest {
 
         @Locked(name = "'failing:' + #id")
         public void failing(long id, IOException toThrow) throws IOException {
-            failingHeld.set(server.command("EXISTS", "failing:" + id).equals(1L));
+            failingHeld.set(server.get().command("EXISTS", "failing:" + id).equals(1L));
             throw toThrow;
         }
 

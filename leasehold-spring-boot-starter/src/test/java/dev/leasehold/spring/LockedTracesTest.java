@@ -5,6 +5,7 @@ import dev.leasehold.LockTimeoutException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.micrometer.DefaultAcquireObservationConvention;
 import dev.leasehold.micrometer.DefaultLeaseObservationConvention;
+import dev.leasehold.testkit.junit.TestServer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -16,10 +17,9 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -44,25 +44,16 @@ class LockedTracesTest {
     private static final String ACQUIRE = DefaultAcquireObservationConvention.NAME;
     private static final String LEASE = DefaultLeaseObservationConvention.NAME;
 
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class))
             .withBean(Payments.class);
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     private ApplicationContextRunner with(ObservationRegistry registry) {
         return runner.withBean(ObservationRegistry.class, () -> registry)
-                .withPropertyValues("leasehold.redis.uri=" + server.uri());
+                .withPropertyValues("leasehold.redis.uri=" + server.get().uri());
     }
 
     @Test
@@ -76,7 +67,7 @@ class LockedTracesTest {
             assertThat(registry).hasObservationWithNameEqualTo(ACQUIRE).that()
                     .hasParentObservationEqualTo(request).hasBeenStopped().doesNotHaveError()
                     .hasLowCardinalityKeyValue("leasehold.kind", "lock")
-                    .hasLowCardinalityKeyValue("leasehold.backend", server.uri())
+                    .hasLowCardinalityKeyValue("leasehold.backend", server.get().uri())
                     .hasLowCardinalityKeyValue("leasehold.outcome", "acquired")
                     .doesNotHaveHighCardinalityKeyValueWithKey("leasehold.lock.name");
             assertThat(registry).hasObservationWithNameEqualTo(LEASE).that()
@@ -89,7 +80,7 @@ class LockedTracesTest {
     void aTimedOutCallEndsItsWaitWithTheError() {
         TestObservationRegistry registry = TestObservationRegistry.create();
         with(registry).run(context -> {
-            server.command("SET", "pay:8", "someone-else", "PX", "30000");
+            server.get().command("SET", "pay:8", "someone-else", "PX", "30000");
             Payments payments = context.getBean(Payments.class);
             assertThatThrownBy(() -> payments.payQuickly(8)).isInstanceOf(LockTimeoutException.class);
             assertThat(registry).hasObservationWithNameEqualTo(ACQUIRE).that()

@@ -2,13 +2,13 @@ package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.testkit.junit.TestServer;
+import dev.leasehold.testkit.meters.MeterReadings;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ScheduledJobTest {
 
     private static final Duration SKEW = Duration.ofMillis(300);
-    private static RedisServer server;
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final Runs runs = new Runs();
 
@@ -51,18 +52,8 @@ class ScheduledJobTest {
                 .withBean(Runs.class, () -> runs)
                 .withBean(job)
                 .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
-                .withPropertyValues("leasehold.redis.uri=" + server.uri(), "instance.name=" + name,
+                .withPropertyValues("leasehold.redis.uri=" + server.get().uri(), "instance.name=" + name,
                         "instance.clock-behind-ms=" + clockBehind.toMillis());
-    }
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
     }
 
     /** Failed before hold-at-least: each period ran on both instances (the second found the lock free). */
@@ -143,9 +134,7 @@ class ScheduledJobTest {
     }
 
     private static long acquireCount(ApplicationContext context, String outcome) {
-        Timer timer = context.getBean(MeterRegistry.class).find("leasehold.acquire.wait")
-                .tags("outcome", outcome).timer();
-        return timer == null ? 0 : timer.count();
+        return new MeterReadings(context.getBean(MeterRegistry.class)).acquisitions(outcome);
     }
 
     /** Each instance's scheduler, its clock {@code instance.clock-behind-ms} behind the real one. */

@@ -4,10 +4,11 @@ import dev.leasehold.Lease;
 import dev.leasehold.launcher.RedisSentinelGroup;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,29 +31,25 @@ class SentinelAutoConfigurationTest {
 
     private static final String DATA_PASSWORD = "data-secret";
     private static final String SENTINEL_PASSWORD = "watch: secret@";
-    private static RedisSentinelGroup group;
+    /** A long down-after: nothing here should make the Sentinels fail the master over. */
+    @RegisterExtension
+    static final TestServer<RedisSentinelGroup> group =
+            TestServer.perClass(() -> RedisSentinelGroup.start(1, DATA_PASSWORD, Duration.ofSeconds(30)));
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LeaseholdAutoConfiguration.class, LeaseholdHealthAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.sentinel.master=" + RedisSentinelGroup.MASTER_NAME,
-                    "spring.data.redis.sentinel.nodes=" + group.sentinels().stream()
+                    "spring.data.redis.sentinel.nodes=" + group.get().sentinels().stream()
                             .map(s -> s.host() + ":" + s.port()).collect(Collectors.joining(",")),
                     "spring.data.redis.password=" + DATA_PASSWORD, "spring.data.redis.timeout=2s");
 
     @BeforeAll
-    static void startGroup() {
-        // A long down-after: nothing here should make the Sentinels fail the master over.
-        group = RedisSentinelGroup.start(1, DATA_PASSWORD, Duration.ofSeconds(30));
-        for (RedisServer sentinel : group.sentinels()) {
+    static void letTheSentinelsTakeOnlyTheWatcher() {
+        for (RedisServer sentinel : group.get().sentinels()) {
             // Sentinels only take clients that log in as "watcher" from here on.
             sentinel.command("ACL", "SETUSER", "watcher", "on", ">" + SENTINEL_PASSWORD, "+@all", "~*", "&*");
             sentinel.command("ACL", "SETUSER", "default", "off");
         }
-    }
-
-    @AfterAll
-    static void stopGroup() {
-        group.close();
     }
 
     @Test
@@ -62,7 +59,7 @@ class SentinelAutoConfigurationTest {
             RedisLockClient locks = context.getBean(RedisLockClient.class);
             assertThat(locks.describe()).startsWith("redis-sentinel://").endsWith("#" + RedisSentinelGroup.MASTER_NAME)
                     .doesNotContain(DATA_PASSWORD).doesNotContain("watch");
-            RedisServer master = group.servers().get(0);
+            RedisServer master = group.get().servers().get(0);
             try (Lease lease = locks.lock("auto:sentinel").acquire(Duration.ZERO)) {
                 assertThat((Long) master.command("EXISTS", "auto:sentinel")).isEqualTo(1L);
                 assertThat(lease.token()).isPositive();

@@ -5,13 +5,13 @@ import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLocks;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.integration.leader.AbstractCandidate;
 import org.springframework.integration.leader.Context;
 import org.springframework.integration.leader.event.AbstractLeaderEvent;
@@ -25,8 +25,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,7 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LeaderInitiatorTest {
 
-    private static RedisServer server;
+    private static final Duration AWAIT = Duration.ofSeconds(15);
+
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     private final List<LockClient> clients = new ArrayList<>();
     private final List<LockRegistryLeaderInitiator> initiators = new ArrayList<>();
@@ -54,16 +57,6 @@ class LeaderInitiatorTest {
     private record Term(String candidate, Lease lease, boolean overlapped, boolean timely) {
     }
 
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
     @AfterEach
     void stopAll() {
         initiators.forEach(LockRegistryLeaderInitiator::stop);
@@ -72,7 +65,7 @@ class LeaderInitiatorTest {
 
     /** An application instance: its own client and registry, and an initiator for {@code role}. */
     private LockRegistryLeaderInitiator instance(String id, String role, LockOptions options) {
-        LockClient client = RedisLocks.connect(server.uri());
+        LockClient client = RedisLocks.connect(server.get().uri());
         clients.add(client);
         LeaseholdLockRegistry registry = new LeaseholdLockRegistry(client, options);
         LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry, new AbstractCandidate(id, role) {
@@ -105,7 +98,7 @@ class LeaderInitiatorTest {
         LockRegistryLeaderInitiator b = instance("b", role, LockOptions.defaults());
         a.start();
         b.start();
-        await("a leader", () -> isLeader(a) || isLeader(b));
+        eventually(() -> isLeader(a) || isLeader(b), "a leader", AWAIT);
         LockRegistryLeaderInitiator first = isLeader(a) ? a : b;
         LockRegistryLeaderInitiator second = first == a ? b : a;
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
@@ -116,12 +109,12 @@ class LeaderInitiatorTest {
         }
 
         first.getContext().yield();
-        await("the other leads after a yield", () -> isLeader(second));
+        eventually(() -> isLeader(second), "the other leads after a yield", AWAIT);
         assertThat(isLeader(first)).isFalse();
         second.stop();
-        await("the first leads again after the leader stopped", () -> isLeader(first));
+        eventually(() -> isLeader(first), "the first leads again after the leader stopped", AWAIT);
         first.stop();
-        await("both revoked", () -> count(OnRevokedEvent.class) == 3);
+        eventually(() -> count(OnRevokedEvent.class) == 3, "both revoked", AWAIT);
 
         String firstId = first == a ? "a" : "b";
         String secondId = first == a ? "b" : "a";
@@ -132,7 +125,7 @@ class LeaderInitiatorTest {
         assertThat(terms).extracting(term -> term.lease().isValid()).as("every term ended").containsOnly(false);
         assertThat(count(OnGrantedEvent.class)).isEqualTo(3);
         assertThat(events).extracting(AbstractLeaderEvent::getRole).containsOnly(role);
-        assertThat(server.command("EXISTS", role)).as("nothing left held").isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", role)).as("nothing left held").isEqualTo(0L);
     }
 
     @Test
@@ -166,10 +159,10 @@ class LeaderInitiatorTest {
         LockRegistryLeaderInitiator b = instance("b", role, termLimit);
         a.start();
         b.start();
-        await("four terms", () -> terms.size() >= 4);
+        eventually(() -> terms.size() >= 4, "four terms", AWAIT);
         a.stop();
         b.stop();
-        await("every grant revoked", () -> count(OnRevokedEvent.class) == count(OnGrantedEvent.class));
+        eventually(() -> count(OnRevokedEvent.class) == count(OnGrantedEvent.class), "every grant revoked", AWAIT);
         assertThat(count(OnGrantedEvent.class)).isGreaterThanOrEqualTo(4);
         synchronized (terms) {
             return List.copyOf(terms);
@@ -183,14 +176,6 @@ class LeaderInitiatorTest {
     private long count(Class<? extends AbstractLeaderEvent> type) {
         synchronized (events) {
             return events.stream().filter(type::isInstance).count();
-        }
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.sleep(10);
         }
     }
 }

@@ -5,9 +5,9 @@ import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLocks;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -18,21 +18,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The registry contract on a real Redis server, and what is particular to Redis: key names, a key deleted under a holder. */
 class RedisLockRegistryTest extends LockRegistryContract {
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     @Override
     protected LockClient connect() {
-        return RedisLocks.connect(server.uri());
+        return RedisLocks.connect(server.get().uri());
     }
 
     @Test
@@ -44,11 +35,11 @@ class RedisLockRegistryTest extends LockRegistryContract {
         assertThat(prefixed.lockName()).isEqualTo("orders:" + key);
         plain.lock();
         prefixed.lock();
-        assertThat(server.command("EXISTS", key)).isEqualTo(1L);
-        assertThat(server.command("EXISTS", "orders:" + key)).as("a separate lock").isEqualTo(1L);
+        assertThat(server.get().command("EXISTS", key)).isEqualTo(1L);
+        assertThat(server.get().command("EXISTS", "orders:" + key)).as("a separate lock").isEqualTo(1L);
         prefixed.unlock();
         plain.unlock();
-        assertThat(server.command("EXISTS", key)).isEqualTo(0L);
+        assertThat(server.get().command("EXISTS", key)).isEqualTo(0L);
     }
 
     @Test
@@ -58,7 +49,7 @@ class RedisLockRegistryTest extends LockRegistryContract {
         LeaseholdLock lock = registry.obtain(key);
         lock.lock();
         Lease lease = lock.currentLease().orElseThrow();
-        server.command("DEL", key);
+        server.get().command("DEL", key);
         assertThat(lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains(key);
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
         assertThat(lock.tryLock()).isTrue();

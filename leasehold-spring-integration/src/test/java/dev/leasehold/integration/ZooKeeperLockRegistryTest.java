@@ -1,30 +1,23 @@
 package dev.leasehold.integration;
 
 import dev.leasehold.LockClient;
+import dev.leasehold.testkit.junit.TestServer;
 import dev.leasehold.zookeeper.ZooKeeperLocks;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The registry contract on a consensus backend: a real ZooKeeper server (Curator's {@link TestingServer}). */
 class ZooKeeperLockRegistryTest extends LockRegistryContract {
 
-    private static TestingServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
+    @RegisterExtension
+    static final TestServer<TestingServer> server = TestServer.perClass(() -> {
         // Test data need not survive a power cut: skipping fsync keeps each write a loopback round trip.
         System.setProperty("zookeeper.forceSync", "no");
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+        return new TestingServer(true);
+    });
 
     @Override
     protected LockClient connect() {
-        return ZooKeeperLocks.connect(server.getConnectString());
+        return ZooKeeperLocks.connect(server.get().getConnectString());
     }
 }

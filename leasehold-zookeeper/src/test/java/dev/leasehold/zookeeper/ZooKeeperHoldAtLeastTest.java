@@ -5,13 +5,10 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
-import dev.leasehold.engine.EngineSemaphore;
-import dev.leasehold.testkit.contract.HoldAtLeastContract;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -21,21 +18,15 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hold-at-least on the shared three-server ensemble, through the fault proxies: the mutex (this
- * class), a one-permit semaphore (nested), a read lease kept against a writer, and the marker's
- * clean-up. The kept lease is a {@link KeptMarker}: a persistent node, ended by server time.
+ * Hold-at-least on the shared three-server ensemble beyond the shared contract
+ * ({@link ZooKeeperHoldAtLeastContractTest}): a read lease kept against a writer, and the
+ * {@link KeptMarker}'s clean-up.
  */
 @Tag("faults")
-class ZooKeeperHoldAtLeastTest extends HoldAtLeastContract {
+class ZooKeeperHoldAtLeastTest {
 
-    @Override
-    protected LockClient connect() {
+    private static LockClient connect() {
         return TestClients.connect(Ensemble.shared());
-    }
-
-    @Override
-    protected AutoCloseable pauseBackend() {
-        return Ensemble.shared().partitionClients();
     }
 
     @Test
@@ -83,24 +74,6 @@ class ZooKeeperHoldAtLeastTest extends HoldAtLeastContract {
             Thread.sleep(1_300);
             assertThat(admin.checkExists().forPath(directory + "/" + children.get(0)))
                     .as("the releasing client deletes the ended marker").isNull();
-        }
-    }
-
-    @Nested
-    class Semaphore extends HoldAtLeastContract {
-        @Override
-        protected LockClient connect() {
-            return ZooKeeperHoldAtLeastTest.this.connect();
-        }
-
-        @Override
-        protected AutoCloseable pauseBackend() {
-            return ZooKeeperHoldAtLeastTest.this.pauseBackend();
-        }
-
-        @Override
-        protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-            return ((EngineSemaphore) client.semaphore(name, 1, options)).lock();
         }
     }
 }

@@ -1,5 +1,18 @@
 package dev.leasehold.zookeeper;
 
-/** The whole shared contract for the ZooKeeper mutex (the contract's default lock), against a real three-server ensemble. */
-class ZooKeeperLockContractTest extends ZooKeeperContract {
+import dev.leasehold.testkit.contract.ContractBackend;
+import dev.leasehold.testkit.contract.ContractKinds;
+import dev.leasehold.testkit.contract.LockClientContract;
+
+/**
+ * The whole shared contract for the ZooKeeper mutex, against a real three-server ensemble; the
+ * other kinds are in {@link ZooKeeperKindsContractTest}.
+ */
+@ContractKinds({"lock"})
+class ZooKeeperLockContractTest extends LockClientContract {
+
+    @Override
+    protected ContractBackend backend() {
+        return new ZooKeeperContractBackend();
+    }
 }

@@ -3,6 +3,7 @@ package dev.leasehold.testkit.contract;
 import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import org.junit.jupiter.api.AfterEach;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,14 +28,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * released early keeps the lock held on the server until {@code acquire + holdAtLeast}, also when
  * its client is closed right after the release (the server's expiry, not a client timer); a
  * release after that point frees the lock at once; a lease lost before its release is not kept.
- * A backend module extends it as it extends {@link LockClientContract}. Bounds are generous: the
- * tests check when the lock frees relative to the promise, never how fast anything is.
+ * A backend's test class joins it as it joins {@link LockClientContract}: the kinds in
+ * {@link ContractKinds}, the deployment in {@link #backend()}; the contract runs once per kind.
+ * Bounds are generous: the tests check when the lock frees relative to the promise, never how fast
+ * anything is.
  *
  * <p>A kept lock ends by the server's clock, which for most backends is wall-clock time (Redis and
  * PostgreSQL expiries, ZooKeeper's ctime); etcd counts leases on its monotonic clock. Where the
  * host's wall clock is slewed or stepped the two disagree, so "not freed before holdAtLeast" is
  * checked on whichever of the two clocks says more time passed.
  */
+@ParameterizedClass(name = "{0}")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class HoldAtLeastContract {
 
@@ -40,26 +46,27 @@ public abstract class HoldAtLeastContract {
     protected static final long SLACK_MILLIS = 60;
     private static final Duration HOLD = Duration.ofMillis(1_800);
 
+    /** The kind this invocation of the class tests, one of its {@link ContractKinds}. */
+    @Parameter
+    LockKind kind;
+
     private final List<LockClient> clients = Collections.synchronizedList(new ArrayList<>());
     private String testName = "test";
 
-    /** A new client of the backend under test; the contract closes it after the test. */
-    protected abstract LockClient connect();
-
-    /** Freezes the backend so no request is answered; closing the handle resumes it. */
-    protected abstract AutoCloseable pauseBackend();
-
-    /** The lock under test, on {@code client}: by default the exclusive lock; a kind's suite overrides it. */
-    protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-        return client.lock(name, options);
-    }
+    /** The deployment under test; asked for in each test, after the test class started its servers. */
+    protected abstract ContractBackend backend();
 
     /**
-     * How much later than asked the backend may free a kept lock (none by default): etcd rounds a
-     * lease up to whole seconds and expires it on a timer of its own.
+     * How much later than asked the backend may free a kept lock: by default the backend's
+     * {@link ContractBackend#serverExpiryGranularity()}; etcd, which keeps the lock on a new lease of
+     * whole seconds, allows more.
      */
     protected Duration serverExpiryGranularity() {
-        return Duration.ZERO;
+        return backend().serverExpiryGranularity();
+    }
+
+    private DistributedLock lock(LockClient client, String name, LockOptions options) {
+        return KindLocks.lock(client, kind, name, options);
     }
 
     @BeforeEach
@@ -74,7 +81,7 @@ public abstract class HoldAtLeastContract {
     }
 
     private LockClient client() {
-        LockClient client = connect();
+        LockClient client = backend().connect();
         clients.add(client);
         return client;
     }
@@ -167,7 +174,7 @@ public abstract class HoldAtLeastContract {
         Duration hold = Duration.ofSeconds(40);
         Lease lease = lock(client(), lockName, LockOptions.watchdog(ttl).holdAtLeast(hold)).acquire(Duration.ofSeconds(5));
         long start = System.nanoTime();
-        try (AutoCloseable paused = pauseBackend()) {
+        try (AutoCloseable paused = backend().pause()) {
             lease.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
         assertThat(lease.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);

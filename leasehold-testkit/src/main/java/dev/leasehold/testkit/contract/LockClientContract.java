@@ -6,6 +6,7 @@ import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockInterruptedException;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockTimeoutException;
 import dev.leasehold.ReentrantLeaseLock;
@@ -14,6 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,49 +35,61 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The behaviour every backend promises, as one abstract JUnit 5 class: a backend module extends it,
- * says how to make a client and how to pause its server, and inherits every test. Each test talks
- * to real servers the subclass starts.
+ * The behaviour every backend promises, as one abstract JUnit 5 class run once per lock kind: a
+ * backend's test class extends it, names the kinds with {@link ContractKinds}, says how to reach its
+ * deployment ({@link #backend()}) and inherits every test, each against the real servers the test
+ * class starts:
  *
- * <p>Timing assertions allow a stated slack for scheduling on a loaded two-core machine; they test
- * behaviour (a deadline is honoured, a waiter is woken rather than left to poll), not speed.
+ * <pre>{@code
+ * @ContractKinds({"lock", "fair_lock", "write", "semaphore"})
+ * class RedisLockContractTest extends LockClientContract {
+ *     @RegisterExtension
+ *     static final TestServer<RedisServer> redis = TestServer.perClass(() -> RedisServer.builder().start());
+ *
+ *     @Override
+ *     protected ContractBackend backend() {
+ *         return RedisContractBackend.single(redis.get());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Every kind must exclude itself: two acquisitions of the same name never both hold (a
+ * semaphore runs with one permit). Timing assertions allow a stated slack for scheduling on a
+ * loaded two-core machine; they test behaviour (a deadline is honoured, a waiter is woken rather
+ * than left to poll), not speed.
  */
+@ParameterizedClass(name = "{0}")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class LockClientContract {
 
     /** Scheduler and loopback slack allowed on top of any deadline the library promises. */
     protected static final long SLACK_MILLIS = 60;
 
+    /** The kind this invocation of the class tests, one of its {@link ContractKinds}. */
+    @Parameter
+    LockKind kind;
+
     private final List<LockClient> clients = Collections.synchronizedList(new ArrayList<>());
     private String testName = "test";
 
-    /** A new client of the backend under test; the contract closes it after the test. */
-    protected abstract LockClient connect();
+    /** The deployment under test; asked for in each test, after the test class started its servers. */
+    protected abstract ContractBackend backend();
 
-    /**
-     * Freezes the backend (e.g. SIGSTOP on every server process) so no request is answered.
-     * Closing the returned handle resumes it.
-     */
-    protected abstract AutoCloseable pauseBackend();
-
-    /**
-     * The lock the contract tests, on {@code client}: by default the client's exclusive lock. A
-     * lock kind's suite overrides it (a fair lock, a write lock, a one-permit semaphore seen as a
-     * lock), and the kind inherits every test. The kind must exclude itself: two acquisitions of
-     * the same name never both hold.
-     */
-    protected DistributedLock lock(LockClient client, String name, LockOptions options) {
-        return client.lock(name, options);
+    /** The lock of the kind under test named {@code name} on {@code client}. */
+    protected final DistributedLock lock(LockClient client, String name, LockOptions options) {
+        return KindLocks.lock(client, kind, name, options);
     }
 
-    /**
-     * How much later than its ttl the backend itself may drop an expired lease (none by default): a
-     * backend whose leases count in coarser units or expire on a timer of its own (etcd: whole
-     * seconds, checked every 500 ms) says so here, and tests that wait for the server's expiry allow
-     * it on top of their slack. It never loosens a local deadline.
-     */
-    protected Duration serverExpiryGranularity() {
-        return Duration.ZERO;
+    private LockClient connect() {
+        return backend().connect();
+    }
+
+    private AutoCloseable pauseBackend() {
+        return backend().pause();
+    }
+
+    private Duration serverExpiryGranularity() {
+        return backend().serverExpiryGranularity();
     }
 
     /** {@link #lock(LockClient, String, LockOptions)} with the default options. */
@@ -141,19 +156,10 @@ public abstract class LockClientContract {
         }
     }
 
-    /**
-     * Acquisitions in {@code mutualExclusionAcrossClientsAndThreads} (default 2,000). A backend
-     * whose every handoff is a consensus write may ask for fewer, so the test stays well inside its
-     * time limit on a loaded machine; a few hundred still interleave all 32 threads.
-     */
-    protected int mutualExclusionAcquisitions() {
-        return 2_000;
-    }
-
     @Test
     void mutualExclusionAcrossClientsAndThreads() throws Exception {
         int threadsPerClient = 16;
-        int total = mutualExclusionAcquisitions();
+        int total = backend().mutualExclusionAcquisitions();
         List<LockClient> both = List.of(client(), client());
         String lockName = name("counter");
         int[] shared = {0};

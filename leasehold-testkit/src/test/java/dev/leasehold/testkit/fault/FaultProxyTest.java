@@ -13,30 +13,21 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.AfterAll;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class FaultProxyTest {
 
-    static RedisServer redis;
+    @RegisterExtension
+    static final TestServer<RedisServer> redis = TestServer.perClass(() -> RedisServer.builder().start());
     FaultProxy proxy;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
 
     @BeforeEach
     void startProxy() {
-        proxy = FaultProxy.start(redis.host(), redis.port());
+        proxy = FaultProxy.start(redis.get().host(), redis.get().port());
     }
 
     @AfterEach
@@ -115,7 +106,7 @@ class FaultProxyTest {
             CompletableFuture<Object> reply = CompletableFuture.supplyAsync(client::read);
 
             assertThatThrownBy(() -> reply.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
-            assertThat(redis.command("GET", "held")).as("the command itself went through").isEqualTo("1");
+            assertThat(redis.get().command("GET", "held")).as("the command itself went through").isEqualTo("1");
 
             proxy.releaseReplies();
 
@@ -225,7 +216,7 @@ class FaultProxyTest {
 
     private static void awaitValue(String key, String expected) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!expected.equals(redis.command("GET", key))) {
+        while (!expected.equals(redis.get().command("GET", key))) {
             assertThat(System.nanoTime()).as("%s never became %s", key, expected).isLessThan(deadline);
         }
     }

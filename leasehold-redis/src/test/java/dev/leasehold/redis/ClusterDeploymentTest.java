@@ -5,14 +5,14 @@ import dev.leasehold.LockKind;
 import dev.leasehold.LockClient;
 import dev.leasehold.launcher.RedisClusterGroup;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.redis.internal.LockKeys;
+import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -27,23 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Every lock kind's contract on a Redis Cluster of three masters (no replicas: the contract
- * freezes every master at once, and a replica must not take over meanwhile; failovers are in
- * {@link ClusterFailoverTest}).
+ * Connecting to, keying and renewing on the contract suites' Redis Cluster of three masters
+ * ({@link ClusterLockContractTest}; failovers are in {@link ClusterFailoverTest}).
  */
-class ClusterContractTest extends DeploymentContract {
+class ClusterDeploymentTest {
 
-    private static RedisClusterGroup cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisClusterGroup.start(3, 0, Duration.ofSeconds(5));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisClusterGroup> clusterGroup = RedisContractBackend.clusterGroup();
 
     @Test
     void aStandaloneServerAsSeedIsRefusedAndLeavesNothingOpen() throws InterruptedException {
@@ -51,7 +41,7 @@ class ClusterContractTest extends DeploymentContract {
         try (RedisServer standalone = RedisServer.builder().start()) {
             assertThatThrownBy(() -> RedisLocks.connectCluster(standalone.uri()))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("not a Redis Cluster node");
-            try (RedisLockClient replaced = RedisLocks.builder().cluster(cluster.seedUris().get(0))
+            try (RedisLockClient replaced = RedisLocks.builder().cluster(cluster().seedUris().get(0))
                     .uri(RedisURI.create(standalone.uri())).connect()) {
                 assertThat(replaced.describe()).as("uri(RedisURI) replaces the cluster").isEqualTo(standalone.uri());
             }
@@ -70,8 +60,8 @@ class ClusterContractTest extends DeploymentContract {
     @Test
     void theOneStringClusterFormConnectsWithItsPasswordOnEveryNode() {
         String password = "cluster-uri-secret";
-        List<RedisServer> masters = cluster.nodes();
-        List<String> names = masters.stream().map(ClusterContractTest::nameOn).toList();
+        List<RedisServer> masters = cluster().nodes();
+        List<String> names = masters.stream().map(ClusterDeploymentTest::nameOn).toList();
         String hosts = String.join(",", masters.stream().map(n -> n.host() + ":" + n.port()).toList());
         masters.forEach(node -> node.command("CONFIG", "SET", "requirepass", password));
         try {
@@ -103,7 +93,7 @@ class ClusterContractTest extends DeploymentContract {
     /** A name whose slot {@code master} serves. */
     private static String nameOn(RedisServer master) {
         for (int i = 0; ; i++) {
-            if (cluster.masterOf(cluster.slotOf("uri:" + i)).equals(master)) {
+            if (cluster().masterOf(cluster().slotOf("uri:" + i)).equals(master)) {
                 return "uri:" + i;
             }
         }
@@ -116,11 +106,11 @@ class ClusterContractTest extends DeploymentContract {
             assertThatThrownBy(() -> client.lock("ack:cluster", LockOptions.defaults()
                     .withReplicaAck(1, Duration.ofMillis(100))).acquire(Duration.ofMillis(300)))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("acknowledged by 0 replica(s)");
-            assertThat(cluster.masterOf(cluster.slotOf("ack:cluster")).command("EXISTS", "ack:cluster")).isEqualTo(0L);
+            assertThat(cluster().masterOf(cluster().slotOf("ack:cluster")).command("EXISTS", "ack:cluster")).isEqualTo(0L);
             assertThatThrownBy(() -> client.semaphore("ack:cluster:sem", 2, LockOptions.defaults()
                     .withReplicaAck(1, Duration.ofMillis(100))).acquire(Duration.ofMillis(300)))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("acknowledged by 0 replica(s)");
-            assertThat(cluster.masterOf(cluster.slotOf("ack:cluster:sem")).command("EXISTS", "{ack:cluster:sem}:permits"))
+            assertThat(cluster().masterOf(cluster().slotOf("ack:cluster:sem")).command("EXISTS", "{ack:cluster:sem}:permits"))
                     .as("the permit was given back").isEqualTo(0L);
         }
     }
@@ -132,10 +122,10 @@ class ClusterContractTest extends DeploymentContract {
                 try (Lease lease = client.lock(name).acquire(Duration.ofSeconds(5));
                      Lease read = client.readWriteLock(name + ":rw").readLock().acquire(Duration.ofSeconds(5))) {
                     LockKeys keys = LockKeys.of(name);
-                    int slot = cluster.slotOf(name);
-                    RedisServer owner = cluster.masterOf(slot);
+                    int slot = cluster().slotOf(name);
+                    RedisServer owner = cluster().masterOf(slot);
                     assertThat(List.of(keys.fence(), keys.waiters(), keys.channel()))
-                            .allSatisfy(key -> assertThat(cluster.slotOf(key)).as(key).isEqualTo(slot));
+                            .allSatisfy(key -> assertThat(cluster().slotOf(key)).as(key).isEqualTo(slot));
                     assertThat(owner.command("GET", name)).as("the lock key lives on the slot's master").isNotNull();
                     assertThat(lease.token()).isPositive();
                     assertThat(read.token()).isGreaterThan(0);
@@ -146,7 +136,7 @@ class ClusterContractTest extends DeploymentContract {
                             .hasValue(LockKind.READ);
                 }
             }
-            assertThat(cluster.slotOf("{customer:7}:order:9")).isEqualTo(cluster.slotOf("customer:7"));
+            assertThat(cluster().slotOf("{customer:7}:order:9")).isEqualTo(cluster().slotOf("customer:7"));
         }
     }
 
@@ -173,7 +163,7 @@ class ClusterContractTest extends DeploymentContract {
             long start = System.nanoTime();
             Set<RedisServer> masters = new HashSet<>();
             for (int tag = 0; tag < 48; tag++) {
-                masters.add(cluster.masterOf(cluster.slotOf("tag-" + tag)));
+                masters.add(cluster().masterOf(cluster().slotOf("tag-" + tag)));
             }
             List<Lease> leases = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -202,16 +192,11 @@ class ClusterContractTest extends DeploymentContract {
         }
     }
 
-    @Override
-    LockClient connectDeployment() {
-        return RedisLocks.connectCluster(cluster.seedUris().toArray(String[]::new));
+    private static RedisClusterGroup cluster() {
+        return clusterGroup.get();
     }
 
-    @Override
-    AutoCloseable pauseDeployment() {
-        // All at once: a lease's master frozen a moment after the others could still renew it.
-        List<RedisServer> nodes = cluster.nodes();
-        nodes.parallelStream().forEach(RedisServer::pause);
-        return () -> nodes.parallelStream().forEach(RedisServer::resume);
+    private static LockClient connectDeployment() {
+        return RedisContractBackend.cluster(cluster()).connect();
     }
 }
