@@ -4,15 +4,15 @@ import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.spi.Backend;
 import dev.leasehold.spi.Inspector;
+import dev.leasehold.spi.KindProtocols;
 import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.Shutdowns;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Map;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * PostgreSQL as the core client's {@link Backend}: one {@link JdbcLockProtocol} per lock kind over
@@ -22,12 +22,13 @@ import java.util.concurrent.TimeUnit;
 final class JdbcBackend implements Backend {
 
     private final JdbcLockProtocol.Shared shared;
-    private final Map<LockKind, JdbcLockProtocol> protocols = new ConcurrentHashMap<>();
+    private final KindProtocols<JdbcLockProtocol> protocols;
     private final JdbcLeaderRecords leaderRecords;
     private final JdbcInspector inspector;
 
     JdbcBackend(JdbcLockProtocol.Shared shared) {
         this.shared = shared;
+        this.protocols = new KindProtocols<>(kind -> new JdbcLockProtocol(shared, LeaseKind.of(kind)));
         this.leaderRecords = new JdbcLeaderRecords(shared);
         this.inspector = new JdbcInspector(shared);
     }
@@ -49,7 +50,7 @@ final class JdbcBackend implements Backend {
     /** Every kind; options change nothing here, so one protocol serves each kind (and each number of permits). */
     @Override
     public LockProtocol protocol(LockKind kind, LockOptions options) {
-        return protocols.computeIfAbsent(kind, key -> new JdbcLockProtocol(shared, LeaseKind.of(key)));
+        return protocols.of(kind);
     }
 
     /** Counts the name's live permit rows, on the caller's thread, in one bounded transaction. */
@@ -84,14 +85,6 @@ final class JdbcBackend implements Backend {
     @Override
     public void close() {
         shared.listener().close();
-        shared.executor().shutdown();
-        try {
-            if (!shared.executor().awaitTermination(5, TimeUnit.SECONDS)) {
-                shared.executor().shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            shared.executor().shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        Shutdowns.executor(shared.executor(), Duration.ofSeconds(5));
     }
 }

@@ -10,15 +10,14 @@ import dev.leasehold.redis.internal.ReleaseChannels;
 import dev.leasehold.spi.Args;
 import dev.leasehold.spi.Backend;
 import dev.leasehold.spi.Inspector;
+import dev.leasehold.spi.KindProtocols;
 import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.spi.LockProtocol;
 import io.lettuce.core.ScriptOutputType;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One Redis deployment (a single server, a Sentinel-followed master, or a Cluster) as the client in
@@ -33,7 +32,7 @@ final class RedisBackend implements Backend {
     private final RedisScripts scripts;
     private final ReleaseChannels channels;
     private final RedisProtocol.Server server;
-    private final Map<LockKind, RedisProtocol> protocols = new ConcurrentHashMap<>();
+    private final KindProtocols<RedisProtocol> protocols;
     /** The kinds again, on the replica-ack connection; opened on the first lock that asks for acknowledgements. */
     private final AckedKinds acked;
     private final String keyPrefix;
@@ -52,6 +51,7 @@ final class RedisBackend implements Backend {
                 settings.maxRecheck().multipliedBy(3));
         this.server = new RedisProtocol.Server(deployment, scripts, channels,
                 new KindScripts.Timing(fenceRetention, settings.waiterRegistration()));
+        this.protocols = new KindProtocols<>(kind -> new RedisProtocol(server, KindScripts.of(kind, scripts)));
         this.acked = new AckedKinds(server, settings.operationTimeout());
         this.inspector = new RedisInspector(deployment, scripts, keyPrefix, fenceRetention, operationTimeout);
         this.leaderRecords = new RedisLeaderRecords(deployment, scripts, this::lockName);
@@ -81,7 +81,7 @@ final class RedisBackend implements Backend {
     }
 
     private RedisProtocol plain(LockKind kind) {
-        return protocols.computeIfAbsent(kind, k -> new RedisProtocol(server, KindScripts.of(k, scripts)));
+        return protocols.of(kind);
     }
 
     /**
