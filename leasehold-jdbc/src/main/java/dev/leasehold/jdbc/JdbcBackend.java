@@ -2,35 +2,31 @@ package dev.leasehold.jdbc;
 
 import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
-import dev.leasehold.spi.Backend;
-import dev.leasehold.spi.Inspector;
+import dev.leasehold.spi.InspectedBackend;
 import dev.leasehold.spi.KindProtocols;
-import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.Shutdowns;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
- * PostgreSQL as the core client's {@link Backend}: one {@link JdbcLockProtocol} per lock kind over
+ * PostgreSQL as the core client's {@link dev.leasehold.spi.Backend}: one {@link JdbcLockProtocol} per lock kind over
  * the client's lease table (every kind, semaphores included), its leader records, its inspector, and
- * the end of its LISTEN connection and executor.
+ * the end of its LISTEN connection and executor. Leader records of elections are a row per election
+ * in {@code <table>_leader} (created on first use), fenced by the term's token, expiring in database
+ * time with the term.
  */
-final class JdbcBackend implements Backend {
+final class JdbcBackend extends InspectedBackend<JdbcInspector> {
 
     private final JdbcLockProtocol.Shared shared;
     private final KindProtocols<JdbcLockProtocol> protocols;
-    private final JdbcLeaderRecords leaderRecords;
-    private final JdbcInspector inspector;
 
     JdbcBackend(JdbcLockProtocol.Shared shared) {
+        super(new JdbcInspector(shared), new JdbcLeaderRecords(shared));
         this.shared = shared;
         this.protocols = new KindProtocols<>(kind -> new JdbcLockProtocol(shared, LeaseKind.of(kind)));
-        this.leaderRecords = new JdbcLeaderRecords(shared);
-        this.inspector = new JdbcInspector(shared);
     }
 
     @Override
@@ -61,20 +57,6 @@ final class JdbcBackend implements Backend {
         } catch (SQLException | RuntimeException e) {
             throw JdbcErrors.translate(shared.database(), "counting the free permits of '" + name + "'", e);
         }
-    }
-
-    @Override
-    public Optional<Inspector> inspector() {
-        return Optional.of(inspector);
-    }
-
-    /**
-     * Leader records of elections: a row per election in {@code <table>_leader} (created on first
-     * use), fenced by the term's token, expiring in database time with the term.
-     */
-    @Override
-    public LeaderRecords leaderRecords() {
-        return leaderRecords;
     }
 
     /** Release subscriptions of waiting acquisitions open now. */
