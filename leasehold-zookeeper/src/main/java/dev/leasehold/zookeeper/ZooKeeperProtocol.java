@@ -134,15 +134,33 @@ final class ZooKeeperProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         OwnNode own = nodes.get(request.holder());
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
         if (own == null) {
-            // The create goes through the leader, and the listing after it reflects the create.
-            return create(request).thenCompose(created -> evaluate(request, created, true));
+            // The create goes through the leader. The listing is sent right behind it, not after
+            // its answer: one round trip instead of two. It is used only if it holds the node this
+            // create made, which proves the server listed after applying the create; otherwise
+            // (the directory was missing, or the create was retried) a listing follows the answer.
+            CompletableFuture<OwnNode> created = create(request);
+            CompletableFuture<List<String>> listed = list(directory, operation, null);
+            return created.thenCompose(node -> listed.handle((children, error) ->
+                            error == null && children.contains(nameOf(node)) ? children : null)
+                    .thenCompose(children -> children != null ? decide(request, node, true, children, null)
+                            : evaluate(request, node, true)));
+        }
+        if (localRenewals) {
+            return evaluate(request, own, true);
         }
         // A listing alone is the answering server's view, which a server cut off from its leader
         // keeps serving: the sync brings it up to date with the leader first (or fails).
-        CompletableFuture<Void> synced = localRenewals ? CompletableFuture.completedFuture(null)
-                : sync(LockPaths.directory(request.name()), "the acquire of '" + request.name() + "'");
-        return synced.thenCompose(ignored -> evaluate(request, own, true));
+        return SyncedListing.send(curator, directory).thenCompose(children -> children != null
+                ? decide(request, own, true, children, null)
+                : sync(directory, operation).thenCompose(ignored -> evaluate(request, own, true)));
+    }
+
+    /** The last segment of {@code own}'s path: its name among the directory's children. */
+    private static String nameOf(OwnNode own) {
+        return own.path().substring(own.path().lastIndexOf('/') + 1);
     }
 
     /**
@@ -267,8 +285,7 @@ final class ZooKeeperProtocol implements LockProtocol {
                                               CompletableFuture<Wake> childrenChanged) {
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
-        String ownName = own.path().substring(own.path().lastIndexOf('/') + 1);
-        int mine = indexOf(queue, ownName);
+        int mine = indexOf(queue, nameOf(own));
         if (mine < 0) {
             nodes.remove(request.holder(), own);
             if (abandoned.contains(request.holder())) {
