@@ -21,8 +21,10 @@ import java.util.List;
  * three-member etcd cluster. The rows and the method are {@link PeerBench}'s.
  *
  * <pre>
- * java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.ConsensusBench [--smoke] [--out FILE]
+ * java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.ConsensusBench [--smoke] [--out FILE] [--only zookeeper|etcd]
  * </pre>
+ *
+ * <p>{@code --only} measures one store's pair and skips the other (for a quicker run while working on one).
  */
 public final class ConsensusBench {
 
@@ -33,15 +35,52 @@ public final class ConsensusBench {
     }
 
     public static void main(String[] args) throws Exception {
-        BenchArgs parsed = BenchArgs.parse(args, "ConsensusBench", Path.of("leasehold-bench", "CONSENSUS.md"));
+        List<String> rest = new ArrayList<>(List.of(args));
+        String only = only(rest);
+        BenchArgs parsed = BenchArgs.parse(rest.toArray(String[]::new), "ConsensusBench",
+                Path.of("leasehold-bench", "CONSENSUS.md"));
         Settings settings = parsed.smoke() ? Settings.smoke() : Settings.full();
         Instant started = Instant.now();
-        List<Table> tables = run(settings);
+        List<Table> tables = run(settings, only);
         parsed.publish(markdown(tables, settings, Duration.between(started, Instant.now())));
+    }
+
+    /**
+     * Removes {@code --only STORE} from {@code args} and returns the store, or null when absent.
+     *
+     * @throws IllegalArgumentException if the store is missing or neither zookeeper nor etcd
+     */
+    static String only(List<String> args) {
+        int at = args.indexOf("--only");
+        if (at < 0) {
+            return null;
+        }
+        String store = at + 1 < args.size() ? args.get(at + 1) : "";
+        if (!store.equals("zookeeper") && !store.equals("etcd")) {
+            throw new IllegalArgumentException("--only needs zookeeper or etcd, got '" + store + "'");
+        }
+        args.subList(at, at + 2).clear();
+        return store;
     }
 
     /** Starts both stores, measures both pairs, stops the stores. */
     static List<Table> run(Settings settings) throws Exception {
+        return run(settings, null);
+    }
+
+    /** Measures the pair of {@code only} ("zookeeper" or "etcd"), or both when null. */
+    static List<Table> run(Settings settings, String only) throws Exception {
+        List<Table> tables = new ArrayList<>();
+        if (!"etcd".equals(only)) {
+            tables.addAll(zooKeeper(settings));
+        }
+        if (!"zookeeper".equals(only)) {
+            tables.addAll(etcd(settings));
+        }
+        return tables;
+    }
+
+    private static List<Table> zooKeeper(Settings settings) throws Exception {
         List<Table> tables = new ArrayList<>();
         try (ZooKeeperEnsemble zk = ZooKeeperEnsemble.start()) {
             String connect = zk.connectString();
@@ -49,6 +88,11 @@ public final class ConsensusBench {
                     new Peer("Leasehold", () -> new LeaseholdAdapter(ZooKeeperLocks.connect(connect), TTL, "Leasehold")),
                     new Peer("Curator InterProcessMutex", () -> CuratorMutexAdapter.connect(connect)))));
         }
+        return tables;
+    }
+
+    private static List<Table> etcd(Settings settings) throws Exception {
+        List<Table> tables = new ArrayList<>();
         try (EtcdCluster etcd = EtcdCluster.start(3)) {
             String endpoints = etcd.endpoints();
             tables.add(PeerBench.measure("etcd", settings, List.of(

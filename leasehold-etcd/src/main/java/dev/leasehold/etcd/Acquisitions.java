@@ -23,34 +23,51 @@ import java.util.function.Function;
 
 /**
  * The etcd lease behind each acquisition of one client, from its first attempt until it is
- * released or abandoned: one etcd lease per acquisition, whose keep-alive is the engine's renewal.
+ * released or abandoned: a watchdog acquisition's key hangs on the client's session lease of its
+ * ttl ({@link Sessions}), a fixed lease's on an etcd lease of its own.
  *
- * <p>Why one etcd lease per acquisition rather than one per client session: the engine's options
- * then mean on etcd what they mean on every backend. A fixed lease ({@code LockOptions.fixedLease})
- * really ends on the server when its time is up, while the client lives on; a watchdog lease is
- * kept alive by the engine's renewal (one {@code LeaseKeepAlive} per renewal) and ends on the server
- * at most its ttl after the renewals stopped; a release is one {@code LeaseRevoke}, which deletes the
- * key with the lease. A session lease would keep a fixed lease's key, or a lost holder's key, alive
- * as long as the client runs.
+ * <p>Why a fixed lease keeps a lease of its own: it must really end on the server when its time is
+ * up, while the client lives on and keeps its session alive. A watchdog key on a session ends on
+ * the server at most its ttl after the renewals of the session stopped (a crashed or cut-off
+ * client), or when it is released (one {@code DeleteRange}); a lengthened one ({@code extend} past
+ * the session's ttl) moves to a lease of its own, as does one kept for hold-at-least.
  *
  * <p>The lease's TTL on the server is the lease's ttl rounded up to whole seconds (etcd's unit, and
  * never below etcd's minimum): the server always keeps a key at least as long as the engine's local
  * deadline trusts it, so {@code lost()} completes before the server can give the lock to another.
- * A keep-alive counts only once a linearizable read sent after its answer confirmed, in the same
- * raft term, that a quorum follows the leader that renewed it (see {@code confirm}): a leader cut off
- * from its peers can no longer extend a lease the majority is about to expire.
+ * For that, every attempt on a session sends a {@code LeaseKeepAlive} of the session alongside its
+ * {@code Txn} (the engine counts the lease from the attempt's send; a session kept alive earlier
+ * may expire sooner). A keep-alive counts only once a linearizable read sent after its answer
+ * confirmed, in the same raft term, that a quorum follows the leader that renewed it (see
+ * {@code confirm}): a leader cut off from its peers can no longer extend a lease the majority is
+ * about to expire. A renewal's read also checks that the acquisition's key still stands (a broken
+ * lock's key is deleted while its session lives on).
  */
 final class Acquisitions {
 
-    /** One acquisition's current etcd lease and key. */
-    record Acquisition(long leaseId, long ttlSeconds, ByteSequence key) {
+    /**
+     * One acquisition's current etcd lease and key.
+     *
+     * @param session the session the key hangs on, or null when the lease is the key's own
+     * @param lost    completes when the session is found gone ({@link Sessions#gone}); null for an own lease
+     */
+    record Acquisition(long leaseId, long ttlSeconds, ByteSequence key, Sessions.Session session,
+                       CompletableFuture<String> lost) {
     }
+
+    /** What a confirmed keep-alive found. */
+    private enum Liveness { ALIVE, LEASE_GONE, KEY_GONE }
 
     /** The lease of one acquisition; replaced when it had to be granted again or lengthened. */
     private static final class Slot {
         volatile CompletableFuture<Acquisition> current;
         /** The last renewal or extension: each waits for the one before, which may replace the lease. */
         private CompletableFuture<Boolean> lastRenewal = CompletableFuture.completedFuture(true);
+        /**
+         * The last attempt: a release or abandon waits for it, since its {@code Txn} may still create
+         * the key (a session, unlike an own lease, is not revoked with the acquisition).
+         */
+        volatile CompletableFuture<?> lastAttempt = CompletableFuture.completedFuture(null);
 
         Slot(CompletableFuture<Acquisition> current) {
             this.current = current;
@@ -60,6 +77,7 @@ final class Acquisitions {
     private static final long KEEP_ALIVE_RETRY_MILLIS = 50;
 
     private final Client client;
+    private final Sessions sessions;
     private final Map<String, Slot> slots = new ConcurrentHashMap<>();
     private final long retryNanos;
 
@@ -67,8 +85,9 @@ final class Acquisitions {
      * @param retryFor how long a keep-alive refused for want of a leader (an election going on) is
      *                 retried; jetcd retries its other calls on its own, but not this stream
      */
-    Acquisitions(Client client, Duration retryFor) {
+    Acquisitions(Client client, Sessions sessions, Duration retryFor) {
         this.client = client;
+        this.sessions = sessions;
         this.retryNanos = retryFor.toNanos();
     }
 
@@ -80,50 +99,62 @@ final class Acquisitions {
 
     /**
      * Runs {@code use} with the live lease of {@code holder}'s acquisition, one that was granted or
-     * kept alive after this was called (so it lives at least {@code ttl} from now): granted on the
-     * first attempt; on a later attempt the same lease (the key keeps its place in the queue), kept
-     * alive by a {@code LeaseKeepAlive} sent alongside {@code use}'s calls, not before them, which
-     * saves a round trip per attempt. If the lease had expired meanwhile, {@code use}'s result is
-     * dropped ({@code discard}) and it runs again with a new lease (the key lost its place, as a dead
-     * waiter's does).
+     * kept alive after this was called (so it lives at least {@code ttl} from now). An own lease
+     * ({@code shared} false) is granted on the first attempt. Otherwise, and on every later attempt
+     * (the key keeps its place in the queue), the lease is kept alive by a {@code LeaseKeepAlive}
+     * sent alongside {@code use}'s calls, not before them, which saves a round trip per attempt. If
+     * the lease had expired meanwhile, {@code use}'s result is dropped ({@code discard}) and it runs
+     * again with a new lease (the key lost its place, as a dead waiter's does).
      */
-    <T> CompletableFuture<T> withLease(String holder, QueueKeys queue, String tag, Duration ttl,
+    <T> CompletableFuture<T> withLease(String holder, QueueKeys queue, String tag, Duration ttl, boolean shared,
                                        Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
         Slot slot = slots.get(holder);
         if (slot == null) {
-            Slot fresh = new Slot(grant(queue, tag, ttl));
+            Slot fresh = new Slot(place(queue, tag, ttl, shared));
             slot = slots.putIfAbsent(holder, fresh);
+            if (slot == null && !shared) {
+                CompletableFuture<T> first = fresh.current.thenCompose(use);
+                fresh.lastAttempt = first;
+                return first.copy();
+            }
             if (slot == null) {
-                return fresh.current.thenCompose(use);
+                slot = fresh;
             }
         }
         Slot known = slot;
-        return known.current.thenCompose(acquisition -> {
-            CompletableFuture<Boolean> alive = keepAlive(acquisition);
+        CompletableFuture<T> attempt = known.current.thenCompose(acquisition -> {
+            CompletableFuture<Liveness> alive = keepAlive(acquisition, false);
             CompletableFuture<T> used = use.apply(acquisition);
-            return alive.handle((isAlive, error) -> {
-                if (error != null || !isAlive) {
+            return alive.handle((liveness, error) -> {
+                if (error != null || liveness != Liveness.ALIVE) {
                     used.thenAccept(discard);
                 }
                 if (error != null) {
                     throw new CompletionException(EtcdErrors.unwrap(error));
                 }
-                return isAlive;
+                return liveness == Liveness.ALIVE;
             }).thenCompose(isAlive -> {
                 if (isAlive) {
                     return used;
                 }
-                CompletableFuture<Acquisition> again = grant(queue, tag, ttl);
+                if (acquisition.session() != null) {
+                    sessions.gone(acquisition.session(), acquisition.lost());
+                }
+                CompletableFuture<Acquisition> again = place(queue, tag, ttl, shared);
                 known.current = again;
                 return again.thenCompose(use);
             });
         });
+        known.lastAttempt = attempt;
+        // A copy: the engine may cancel what it gets, and the release must still wait for the Txn.
+        return attempt.copy();
     }
 
     /**
      * Extends {@code holder}'s lease to at least {@code ttl} from now, if its key still stands.
      *
-     * @return false if the lease expired (its key is gone) or the acquisition is unknown
+     * @return false if the lease expired (its key is gone), the key was deleted, or the acquisition
+     *         is unknown
      */
     CompletableFuture<Boolean> renew(String holder, Duration ttl) {
         Slot slot = slots.get(holder);
@@ -138,7 +169,12 @@ final class Acquisitions {
                     .thenCompose(acquisition -> {
                         long wanted = seconds(ttl);
                         if (wanted <= acquisition.ttlSeconds()) {
-                            return keepAlive(acquisition);
+                            return keepAlive(acquisition, true).thenApply(liveness -> {
+                                if (liveness == Liveness.LEASE_GONE && acquisition.session() != null) {
+                                    sessions.gone(acquisition.session(), acquisition.lost());
+                                }
+                                return liveness == Liveness.ALIVE;
+                            });
                         }
                         return lengthen(slot, acquisition, holder, wanted);
                     });
@@ -148,10 +184,13 @@ final class Acquisitions {
     }
 
     /**
-     * Moves the key onto a new, longer lease (etcd cannot change a lease's TTL): a put on an
-     * existing key keeps its create revision, so the token and the queue position stay.
+     * Moves the key onto a new, longer lease of its own (etcd cannot change a lease's TTL): a put
+     * on an existing key keeps its create revision, so the token and the queue position stay. An own
+     * lease left behind is revoked; a session stays for its other keys.
      */
     private CompletableFuture<Boolean> lengthen(Slot slot, Acquisition acquisition, String holder, long seconds) {
+        // Off the session first: its loss must not be reported for a key that lives on elsewhere.
+        leave(acquisition);
         return client.getLeaseClient().grant(seconds).thenCompose(granted -> client.getKVClient().txn()
                 .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
                 .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
@@ -162,40 +201,46 @@ final class Acquisitions {
                         return false;
                     }
                     slot.current = CompletableFuture.completedFuture(
-                            new Acquisition(granted.getID(), seconds, acquisition.key()));
-                    client.getLeaseClient().revoke(acquisition.leaseId());
+                            new Acquisition(granted.getID(), seconds, acquisition.key(), null, null));
+                    revokeOwn(acquisition);
                     return true;
                 }));
     }
 
     /**
-     * Forgets {@code holder}'s acquisition and revokes its lease (which deletes its key), once any
-     * grant still in flight has landed.
+     * Forgets {@code holder}'s acquisition and deletes its key (one {@code DeleteRange} on a
+     * session; a {@code LeaseRevoke} of an own lease, which deletes the key with it), once any grant
+     * still in flight has landed.
      *
-     * @return whether the lease was still live (the key was still ours until now)
+     * @return whether the key was still ours until now
      */
     CompletableFuture<Boolean> revoke(String holder) {
         Slot slot = slots.remove(holder);
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return slot.current.handle((acquisition, grantFailed) -> acquisition)
+        return settled(slot.lastAttempt).thenCompose(ignored -> slot.current)
+                .handle((acquisition, grantFailed) -> acquisition)
                 .thenCompose(acquisition -> {
                     if (acquisition == null) {
                         return CompletableFuture.completedFuture(false);
                     }
-                    return client.getLeaseClient().revoke(acquisition.leaseId())
-                            .handle((revoked, error) -> {
-                                if (error == null) {
-                                    return true;
-                                }
-                                if (EtcdErrors.isLeaseNotFound(error)) {
-                                    return false;
-                                }
-                                // Not settled: keep it, so a retried release (or abandon) tries again.
-                                slots.putIfAbsent(holder, slot);
-                                throw new CompletionException(EtcdErrors.unwrap(error));
-                            });
+                    leave(acquisition);
+                    CompletableFuture<Boolean> ended = acquisition.session() != null
+                            ? client.getKVClient().delete(acquisition.key()).thenApply(deleted -> deleted.getDeleted() > 0)
+                            : client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true);
+                    return ended.handle((wasOurs, error) -> {
+                        if (error == null) {
+                            return wasOurs;
+                        }
+                        if (EtcdErrors.isLeaseNotFound(error)) {
+                            return false;
+                        }
+                        // Not settled: keep it, so a retried release (or abandon) tries again.
+                        rejoin(acquisition);
+                        slots.putIfAbsent(holder, slot);
+                        throw new CompletionException(EtcdErrors.unwrap(error));
+                    });
                 });
     }
 
@@ -205,10 +250,10 @@ final class Acquisitions {
      * {@code keepFor} rounded up to whole seconds (and never below etcd's minimum, so at least that
      * long), moves the key onto it in a {@code Txn} that compares the key's value with the holder
      * id (a put keeps the create revision, so the key keeps its place and nobody behind it moves
-     * up), then revokes the acquisition's own lease. The new lease is never kept alive: it expires
-     * on the server by itself, even if this process dies, and its expiry deletes the key, which
-     * wakes the waiter watching it. If the key is no longer the holder's, the new lease is revoked
-     * and so is the old one, as a plain release would.
+     * up), then revokes the acquisition's own lease (a session stays for its other keys). The new
+     * lease is never kept alive: it expires on the server by itself, even if this process dies, and
+     * its expiry deletes the key, which wakes the waiter watching it. If the key is no longer the
+     * holder's, the new lease is revoked, and so is an own lease, as a plain release would.
      *
      * @return whether the key was still ours and is now kept
      */
@@ -219,12 +264,14 @@ final class Acquisitions {
         }
         CompletableFuture<Acquisition> settled;
         synchronized (slot) {
-            settled = slot.lastRenewal.handle((ignored, error) -> null).thenCompose(ignored -> slot.current);
+            settled = settled(slot.lastAttempt).thenCompose(ignored -> settled(slot.lastRenewal))
+                    .thenCompose(ignored -> slot.current);
         }
         return settled.handle((acquisition, grantFailed) -> acquisition).thenCompose(acquisition -> {
             if (acquisition == null) {
                 return CompletableFuture.completedFuture(false);
             }
+            leave(acquisition);
             return client.getLeaseClient().grant(seconds(keepFor)).thenCompose(granted -> client.getKVClient().txn()
                     .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
                     .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
@@ -233,15 +280,24 @@ final class Acquisitions {
                         if (!response.isSucceeded()) {
                             client.getLeaseClient().revoke(granted.getID());
                         }
+                        if (acquisition.session() != null) {
+                            return CompletableFuture.completedFuture(response.isSucceeded());
+                        }
                         return client.getLeaseClient().revoke(acquisition.leaseId())
                                 .handle((revoked, error) -> response.isSucceeded());
                     })).whenComplete((kept, error) -> {
                         if (error != null) {
                             // Not settled: keep it, so a retried release tries again.
+                            rejoin(acquisition);
                             slots.putIfAbsent(holder, slot);
                         }
                     });
         });
+    }
+
+    /** Completes when {@code call} did, whatever its outcome. */
+    private static CompletableFuture<Void> settled(CompletableFuture<?> call) {
+        return call.handle((ignored, error) -> null);
     }
 
     /** Acquisitions this client has not released or abandoned yet. */
@@ -249,34 +305,58 @@ final class Acquisitions {
         return slots.size();
     }
 
-    private CompletableFuture<Acquisition> grant(QueueKeys queue, String tag, Duration ttl) {
+    /** A new key for an acquisition: on the session of its ttl, or on a newly granted lease of its own. */
+    private CompletableFuture<Acquisition> place(QueueKeys queue, String tag, Duration ttl, boolean shared) {
         long seconds = seconds(ttl);
+        if (shared) {
+            return sessions.of(seconds).thenApply(session -> new Acquisition(session.leaseId, seconds,
+                    queue.key(tag, session.leaseId, session.nextSequence()), session, session.join()));
+        }
         return client.getLeaseClient().grant(seconds)
-                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID())));
+                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID()), null, null));
     }
 
-    /** One keep-alive: true if the lease lives on, false if it had expired. */
-    private CompletableFuture<Boolean> keepAlive(Acquisition acquisition) {
-        return keepAlive(acquisition, System.nanoTime() + retryNanos);
+    private static void leave(Acquisition acquisition) {
+        if (acquisition.session() != null) {
+            acquisition.session().leave(acquisition.lost());
+        }
     }
 
-    private CompletableFuture<Boolean> keepAlive(Acquisition acquisition, long giveUpAtNanos) {
+    private static void rejoin(Acquisition acquisition) {
+        if (acquisition.session() != null) {
+            acquisition.session().rejoin(acquisition.lost());
+        }
+    }
+
+    /** Revokes the lease a key left, unless it is a session that other keys still hang on. */
+    private void revokeOwn(Acquisition left) {
+        if (left.session() == null) {
+            client.getLeaseClient().revoke(left.leaseId());
+        }
+    }
+
+    /** One keep-alive, confirmed; with {@code keyToo}, the confirming read also finds the key. */
+    private CompletableFuture<Liveness> keepAlive(Acquisition acquisition, boolean keyToo) {
+        return keepAlive(acquisition, keyToo, System.nanoTime() + retryNanos);
+    }
+
+    private CompletableFuture<Liveness> keepAlive(Acquisition acquisition, boolean keyToo, long giveUpAtNanos) {
         return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
             if (error == null) {
                 return response.getTTL() > 0
-                        ? confirm(acquisition, response.getHeader().getRaftTerm(), giveUpAtNanos)
-                        : CompletableFuture.completedFuture(false);
+                        ? confirm(acquisition, keyToo, response.getHeader().getRaftTerm(), giveUpAtNanos)
+                        : CompletableFuture.completedFuture(Liveness.LEASE_GONE);
             }
             if (EtcdErrors.isLeaseNotFound(error)) {
-                return CompletableFuture.completedFuture(false);
+                return CompletableFuture.completedFuture(Liveness.LEASE_GONE);
             }
             if (Status.fromThrowable(EtcdErrors.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
                     && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_RETRY_MILLIS) - giveUpAtNanos < 0) {
                 return CompletableFuture.supplyAsync(() -> null,
                                 CompletableFuture.delayedExecutor(KEEP_ALIVE_RETRY_MILLIS, TimeUnit.MILLISECONDS))
-                        .thenCompose(ignored -> keepAlive(acquisition, giveUpAtNanos));
+                        .thenCompose(ignored -> keepAlive(acquisition, keyToo, giveUpAtNanos));
             }
-            return CompletableFuture.<Boolean>failedFuture(EtcdErrors.unwrap(error));
+            return CompletableFuture.<Liveness>failedFuture(EtcdErrors.unwrap(error));
         }).thenCompose(answer -> answer);
     }
 
@@ -290,14 +370,15 @@ final class Acquisitions {
      * lessor renewed the lease was the real leader. A new term in between means the renewal may have
      * reached a deposed leader: it is sent again, in the new term.
      */
-    private CompletableFuture<Boolean> confirm(Acquisition acquisition, long term, long giveUpAtNanos) {
+    private CompletableFuture<Liveness> confirm(Acquisition acquisition, boolean keyToo, long term, long giveUpAtNanos) {
         return client.getKVClient().get(acquisition.key(), GetOption.builder().withCountOnly(true).build())
                 .thenCompose(read -> {
                     if (read.getHeader().getRaftTerm() == term) {
-                        return CompletableFuture.completedFuture(true);
+                        return CompletableFuture.completedFuture(keyToo && read.getCount() == 0
+                                ? Liveness.KEY_GONE : Liveness.ALIVE);
                     }
                     if (System.nanoTime() - giveUpAtNanos < 0) {
-                        return keepAlive(acquisition, giveUpAtNanos);
+                        return keepAlive(acquisition, keyToo, giveUpAtNanos);
                     }
                     return CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("the keep-alive of an etcd"
                             + " lease could not be confirmed by a quorum (elections going on)").asRuntimeException());

@@ -19,8 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The etcd backend behind an {@link EtcdLockClient}: one {@link EtcdQueueProtocol} per lock kind (one
- * per number of permits for semaphores), sharing the client's {@link Acquisitions}; the
- * {@link EtcdInspector}; and the jetcd client's end.
+ * per number of permits for semaphores) and lease mode (watchdog keys on the client's
+ * {@link Sessions}, fixed leases on leases of their own), sharing the client's {@link Acquisitions};
+ * the {@link EtcdInspector}; and the end of the sessions and of the jetcd client.
  */
 final class EtcdBackend implements Backend {
 
@@ -28,9 +29,11 @@ final class EtcdBackend implements Backend {
     private final boolean ownsClient;
     private final String description;
     private final String keyPrefix;
+    private final Duration operationTimeout;
+    private final Sessions sessions;
     private final Acquisitions acquisitions;
-    /** One protocol per kind: the engine keeps its local queues and Java lock views per protocol. */
-    private final Map<LockKind, EtcdQueueProtocol> protocols = new ConcurrentHashMap<>();
+    /** One protocol per kind and lease mode: the engine keeps its local queues and Java lock views per protocol. */
+    private final Map<Mode, EtcdQueueProtocol> protocols = new ConcurrentHashMap<>();
     private final EtcdInspector inspector;
     private final EtcdLeaderRecords leaderRecords;
 
@@ -39,7 +42,9 @@ final class EtcdBackend implements Backend {
         this.ownsClient = ownsClient;
         this.description = description;
         this.keyPrefix = keyPrefix;
-        this.acquisitions = new Acquisitions(client, operationTimeout);
+        this.operationTimeout = operationTimeout;
+        this.sessions = new Sessions(client);
+        this.acquisitions = new Acquisitions(client, sessions, operationTimeout);
         this.inspector = new EtcdInspector(client, keyPrefix, description, operationTimeout);
         this.leaderRecords = new EtcdLeaderRecords(client, keyPrefix, description);
     }
@@ -49,14 +54,22 @@ final class EtcdBackend implements Backend {
         return description;
     }
 
-    /** Every kind, in one queue of keys per name; the options change nothing in how a kind is served here. */
-    @Override
-    public EtcdQueueProtocol protocol(LockKind kind, LockOptions options) {
-        return protocols.computeIfAbsent(kind, this::newProtocol);
+    /** A kind and whether its keys go on session leases. */
+    private record Mode(LockKind kind, boolean shared) {
     }
 
-    private EtcdQueueProtocol newProtocol(LockKind kind) {
-        return new EtcdQueueProtocol(client, acquisitions, keyPrefix, kind, description);
+    /**
+     * Every kind, in one queue of keys per name; a watchdog lease's key goes on the client's session
+     * lease of its ttl, a fixed lease's on a lease of its own (which must end on the server when its
+     * time is up, while the session lives on).
+     */
+    @Override
+    public EtcdQueueProtocol protocol(LockKind kind, LockOptions options) {
+        return protocols.computeIfAbsent(new Mode(kind, options.isWatchdog()), this::newProtocol);
+    }
+
+    private EtcdQueueProtocol newProtocol(Mode mode) {
+        return new EtcdQueueProtocol(client, acquisitions, keyPrefix, mode.kind(), mode.shared(), description);
     }
 
     /**
@@ -88,8 +101,8 @@ final class EtcdBackend implements Backend {
     }
 
     /**
-     * Leader records of elections: a key beside the election's queue on the leader's own etcd lease,
-     * so it goes with the term.
+     * Leader records of elections: a key per term beside the election's queue, on the etcd lease of
+     * the leader's key, deleted when the term ends.
      */
     @Override
     public LeaderRecords leaderRecords() {
@@ -101,9 +114,14 @@ final class EtcdBackend implements Backend {
         return acquisitions.size();
     }
 
-    /** Closes the jetcd client if the lock client created it; a client given to {@link EtcdLocks#using} stays open. */
+    /**
+     * Revokes the session leases (waiting at most the operation timeout; one not revoked expires
+     * within its ttl), then closes the jetcd client if the lock client created it; a client given to
+     * {@link EtcdLocks#using} stays open.
+     */
     @Override
     public void close() {
+        sessions.close(operationTimeout.toMillis());
         if (ownsClient) {
             client.close();
         }

@@ -117,9 +117,12 @@ final class EtcdInspector implements Inspector {
     }
 
     /**
-     * Deletes every key in the name's queue, the holders', a kept lease's and the waiters', in one
-     * transaction, then revokes their etcd leases (so a broken holder's next keep-alive fails), and
-     * reports as the fence the revision at which the queue was read. That is an honest break because
+     * Revokes the etcd leases that are the own leases of keys in the name's queue (a fixed lease's, a
+     * kept lease's; this deletes those keys, and such a broken holder's next keep-alive fails), then
+     * deletes every key left, the ones on a client's session lease included, in one transaction (the
+     * session stays, since other locks' keys of its client share it: a broken holder's next renewal
+     * finds its key gone), and reports as the fence the revision at which the queue was read. That is
+     * an honest break because
      * tokens are create revisions: every key created up to that revision was in the queue and is gone
      * now, at one revision, and every key created later has a greater create revision, so every lease
      * granted after the break has a greater token than any broken one. Waiters lose their place: each
@@ -145,18 +148,23 @@ final class EtcdInspector implements Inspector {
         if (queue.granted() == 0) {
             return Optional.empty();
         }
-        // Newest first, in transactions of at most etcd's default limit of operations: all in one for
-        // any usual queue, and in any case no older key outlives a newer one.
         List<KeyValue> newestFirst = new ArrayList<>(queue.keys());
         Collections.reverse(newestFirst);
+        // Leases first, newest first, one at a time: a revocation deletes the lease's key with it, so no
+        // waiter can wake to its key gone while its old lease still lives, put the key back with that
+        // lease, be granted and then lose the grant to this break.
+        for (long lease : newestFirst.stream()
+                .filter(key -> key.getLease() != 0 && QueueKeys.namedByOwnLease(key.getKey(), key.getLease()))
+                .mapToLong(KeyValue::getLease).distinct().toArray()) {
+            await(revoke(lease), operation);
+        }
+        // Then any key left without a lease, in transactions of at most etcd's default limit of
+        // operations: all in one for any usual queue, and in any case no older key outlives a newer one.
         for (int from = 0; from < newestFirst.size(); from += MAX_TXN_OPS) {
             Op[] deletes = newestFirst.subList(from, Math.min(newestFirst.size(), from + MAX_TXN_OPS)).stream()
                     .map(key -> Op.delete(key.getKey(), DeleteOption.DEFAULT)).toArray(Op[]::new);
             await(client.getKVClient().txn().Then(deletes).commit(), operation);
         }
-        List<CompletableFuture<Void>> revoked = queue.keys().stream().mapToLong(KeyValue::getLease).filter(id -> id != 0)
-                .distinct().mapToObj(this::revoke).toList();
-        await(CompletableFuture.allOf(revoked.toArray(CompletableFuture[]::new)), operation);
         String by = BrokenLock.operator();
         BrokenLock broken = new BrokenLock(name, holderOf(queue.keys().get(0)), read.getHeader().getRevision(), by,
                 reason);

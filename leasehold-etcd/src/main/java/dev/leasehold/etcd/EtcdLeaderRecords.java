@@ -23,10 +23,12 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Leader records on etcd: one key beside the election's queue, {@code <prefix><escaped name>!leader}
- * (no {@code /} after the prefix, so it is in no lock's queue directory), attached to the leader's
- * own etcd lease, so it goes with the term (a release revokes the lease; a crashed leader's lease
- * expires). etcd's {@code Election.Proclaim} writes the value of the leader's own queue key instead;
+ * Leader records on etcd: one key per term beside the election's queue,
+ * {@code <prefix><escaped name>!leader!<token in hex>} (no {@code /} after the prefix, so it is in no
+ * lock's queue directory), attached to the etcd lease of the leader's key, so it goes with the
+ * client when that one crashes (its lease expires). That lease may be the client's session, which
+ * outlives the term: so the key names the term, {@link #clear} deletes it, and a read takes only the
+ * record of the head's own token. etcd's {@code Election.Proclaim} writes the value of the leader's own queue key instead;
  * here that value is the holder id the renewal compares against, so the record sits beside it.
  *
  * <p>A write is one transaction that succeeds only while the head of the queue (its oldest lock key)
@@ -61,30 +63,37 @@ final class EtcdLeaderRecords implements LeaderRecords {
             KeyValue own = head.get();
             return translated(client.getKVClient().txn()
                     .If(new Cmp(own.getKey(), Cmp.Op.EQUAL, CmpTarget.createRevision(info.token())))
-                    .Then(Op.put(recordKey(name), ByteSequence.from(LeaderRecordBytes.encode(info)),
+                    .Then(Op.put(recordKey(name, info.token()), ByteSequence.from(LeaderRecordBytes.encode(info)),
                             PutOption.builder().withLeaseId(own.getLease()).build()))
                     .commit(), operation).thenApply(TxnResponse::isSucceeded);
         });
     }
 
-    /** Nothing to do: the record hangs on the term's etcd lease, which the release revokes. */
+    /** Deletes the record of term {@code token}: its lease may be a session, which lives on. */
     @Override
     public CompletableFuture<Void> clear(String name, long token) {
-        return CompletableFuture.completedFuture(null);
+        return translated(client.getKVClient().delete(recordKey(Args.lockName(name), token)),
+                "clearing the leader of '" + name + "'").thenApply(deleted -> null);
     }
 
     @Override
     public CompletableFuture<Optional<LeaderInfo>> read(String name) {
         QueueKeys queue = QueueKeys.of(keyPrefix, Args.lockName(name));
         return translated(client.getKVClient().txn()
-                .Then(Op.get(queue.directory(), QUEUE_ORDER), Op.get(recordKey(name), GetOption.DEFAULT))
+                .Then(Op.get(queue.directory(), QUEUE_ORDER), Op.get(recordPrefix(name),
+                        GetOption.builder().isPrefix(true).build()))
                 .commit(), "reading the leader of '" + name + "'").thenApply(both -> {
                     Optional<KeyValue> head = head(queue, both.getGetResponses().get(0).getKvs());
-                    List<KeyValue> record = both.getGetResponses().get(1).getKvs();
-                    if (head.isEmpty() || record.isEmpty() || record.get(0).getLease() != head.get().getLease()) {
+                    if (head.isEmpty()) {
                         return Optional.empty();
                     }
-                    return LeaderRecordBytes.decode(record.get(0).getValue().getBytes(), head.get().getCreateRevision());
+                    ByteSequence wanted = recordKey(name, head.get().getCreateRevision());
+                    Optional<KeyValue> record = both.getGetResponses().get(1).getKvs().stream()
+                            .filter(kv -> kv.getKey().equals(wanted)).findFirst();
+                    if (record.isEmpty() || record.get().getLease() != head.get().getLease()) {
+                        return Optional.empty();
+                    }
+                    return LeaderRecordBytes.decode(record.get().getValue().getBytes(), head.get().getCreateRevision());
                 });
     }
 
@@ -94,9 +103,17 @@ final class EtcdLeaderRecords implements LeaderRecords {
                 .filter(first -> queue.kindOf(first.getKey()) == QueueKeys.EXCLUSIVE);
     }
 
-    private ByteSequence recordKey(String name) {
-        return ByteSequence.from(keyPrefix + name.replace("%", "%25").replace("/", "%2F") + "!leader",
-                StandardCharsets.UTF_8);
+    /** Where the records of every term of {@code name} start (and, past them, those of longer names). */
+    private ByteSequence recordPrefix(String name) {
+        return ByteSequence.from(recordBase(name) + "!", StandardCharsets.UTF_8);
+    }
+
+    private ByteSequence recordKey(String name, long token) {
+        return ByteSequence.from(recordBase(name) + "!" + Long.toHexString(token), StandardCharsets.UTF_8);
+    }
+
+    private String recordBase(String name) {
+        return keyPrefix + name.replace("%", "%25").replace("/", "%2F") + "!leader";
     }
 
     private <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String operation) {

@@ -22,8 +22,11 @@ import io.etcd.jetcd.Client;
  * {@link dev.leasehold.Lease#token()} to the resource and guard it
  * ({@link dev.leasehold.FenceGuard}).
  *
- * <p>Each acquisition has its own etcd lease (see {@link Acquisitions} for why), kept alive by the
- * engine's renewal; a waiter watches only the key ahead of it. Keys live under the key prefix
+ * <p>A watchdog lease's key hangs on the client's session lease of its ttl (one etcd lease per
+ * client and ttl, as etcd's own {@code concurrency.Session}), kept alive by the engine's renewals; a
+ * fixed lease has an etcd lease of its own, which expires on the server when its time is up (see
+ * {@link Acquisitions}). A lost session loses every lease on it, each holder's {@code lost()}
+ * completing. A waiter watches only the key ahead of it. Keys live under the key prefix
  * ({@link EtcdLocks.Builder#keyPrefix(String)}).
  *
  * <p><b>Kinds.</b> Every kind of one name queues in one directory of keys, ordered by create
@@ -35,7 +38,8 @@ import io.etcd.jetcd.Client;
  * {@link #semaphore(String, int, LockOptions)} checks it once at creation). The lock family and the
  * semaphore family of one name do not exclude each other, but grants follow the queue's order across
  * both, so a permit waiting for a free permit delays a later lock of the name. A dead waiter's key
- * expires with its etcd lease (its ttl rounded up to seconds), and the queue moves on.
+ * expires with its etcd lease (its ttl rounded up to seconds) when its client is gone, and the
+ * queue moves on.
  *
  * <p><b>Diagnostics.</b> {@link #inspect(String)} reads the name's queue in one range request: the
  * holders (readers, permits, or one exclusive holder, which reads as

@@ -25,13 +25,15 @@ import io.etcd.jetcd.options.TxnOption;
 import io.etcd.jetcd.options.WatchOption;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * One lock kind on etcd, as a rule over a queue of keys ordered by create revision: every
- * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to its
- * own etcd lease, and holds the lock when every key ahead of it holds and none of them excludes it
+ * acquisition puts one key under the lock name's directory (see {@link QueueKeys}), attached to the
+ * client's session lease of its ttl (a watchdog lease) or to an etcd lease of its own (a fixed lease,
+ * see {@link Acquisitions}), and holds the lock when every key ahead of it holds and none of them excludes it
  * (core's {@link QueueRule}): an exclusive key (mutex, fair lock, write lock) is excluded by any lock key, a
  * read key only by an exclusive one, a semaphore permit by its number of permits held.
  * A blocked lock acquisition watches the nearest blocking key ahead of it for its deletion (release,
@@ -42,14 +44,22 @@ import java.util.concurrent.CompletableFuture;
  * name, of any kind, gets a greater one.
  *
  * <p>An attempt is safe to repeat, which jetcd does on its own after a connection fails
- * ({@link TxnOption.Builder#withAutoRetry()}): the key is named by the acquisition's etcd lease and
- * created only if absent ({@code create_revision == 0}), with the acquisition's holder id as value; a
+ * ({@link TxnOption.Builder#withAutoRetry()}): the key is named by the acquisition's etcd lease (and
+ * its number on a session lease) and created only if absent ({@code create_revision == 0}), with the acquisition's holder id as value; a
  * repeated attempt finds that key and takes its place, so one acquisition never has two keys.
  *
- * <p>Round trips: the first attempt is a {@code LeaseGrant} and one {@code Txn}; a later attempt a
- * {@code LeaseKeepAlive} (keeping the waiting key alive) sent together with the {@code Txn}; a
- * renewal one {@code LeaseKeepAlive}; a release one {@code LeaseRevoke}, which deletes the key; a
- * release within hold-at-least a {@code LeaseGrant}, a {@code Txn} and a {@code LeaseRevoke}.
+ * <p>Round trips of a watchdog lease: every attempt is one {@code Txn}, with a {@code LeaseKeepAlive}
+ * of the session (confirmed by a count-only {@code Range}) sent together with it, so the session
+ * lives at least the ttl from the attempt's send; a renewal one {@code LeaseKeepAlive} and its
+ * {@code Range}; a release one {@code DeleteRange}; a release within hold-at-least a
+ * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
+ * {@code LeaseGrant} for the session; a waiter whose one blocker is deleted holds after one
+ * count-only {@code Range} of its own key (see {@code handOff}). A fixed lease's first attempt is a {@code LeaseGrant} and
+ * one {@code Txn}, its release one {@code LeaseRevoke}, which deletes the key.
+ *
+ * <p>A lost session (its lease expired or revoked on the server) loses every lease on it: the
+ * renewal that finds it gone is refused, and every other lease on it is told at once through its
+ * {@link Attempt.Acquired#lossSignal()}.
  */
 final class EtcdQueueProtocol implements LockProtocol {
 
@@ -64,16 +74,23 @@ final class EtcdQueueProtocol implements LockProtocol {
     private final Acquisitions acquisitions;
     private final String keyPrefix;
     private final LockKind kind;
+    /** Whether keys go on the client's session leases (watchdog leases) rather than leases of their own. */
+    private final boolean shared;
     /** The tag of this kind's keys ({@link QueueKeys#tag}). */
     private final String tag;
     private final String description;
 
-    /** @param kind the lock kind this protocol serves */
-    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, LockKind kind, String description) {
+    /**
+     * @param kind   the lock kind this protocol serves
+     * @param shared whether its keys go on the client's session leases (watchdog leases)
+     */
+    EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, LockKind kind, boolean shared,
+                      String description) {
         this.client = client;
         this.acquisitions = acquisitions;
         this.keyPrefix = keyPrefix;
         this.kind = kind;
+        this.shared = shared;
         this.tag = QueueKeys.tag(QueueEntry.of(kind));
         this.description = description;
     }
@@ -96,9 +113,9 @@ final class EtcdQueueProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
         QueueKeys queue = QueueKeys.of(keyPrefix, request.name());
-        return acquisitions.withLease(request.holder(), queue, tag, request.ttl(),
+        return acquisitions.withLease(request.holder(), queue, tag, request.ttl(), shared,
                 acquisition -> enqueue(queue, acquisition, request.holder())
-                        .thenApply(response -> decide(queue, request.name(), acquisition.key(), request.holder(), response)),
+                        .thenApply(response -> decide(queue, request, acquisition, response)),
                 EtcdQueueProtocol::discard);
     }
 
@@ -120,7 +137,11 @@ final class EtcdQueueProtocol implements LockProtocol {
                 .commit();
     }
 
-    private Attempt decide(QueueKeys queue, String name, ByteSequence key, String holder, TxnResponse response) {
+    private Attempt decide(QueueKeys queue, AcquireRequest request, Acquisitions.Acquisition acquisition,
+                           TxnResponse response) {
+        String name = request.name();
+        String holder = request.holder();
+        ByteSequence key = acquisition.key();
         if (!response.isSucceeded()) {
             List<KeyValue> own = response.getGetResponses().get(0).getKvs();
             if (own.isEmpty() || !own.get(0).getValue().equals(Acquisitions.value(holder))) {
@@ -140,36 +161,76 @@ final class EtcdQueueProtocol implements LockProtocol {
         List<QueueEntry> entries = keys.subList(0, position + 1).stream().map(kv -> queue.entry(kv.getKey())).toList();
         QueueRule.Decision decision = QueueRule.decide(name, entries, position);
         if (decision.granted()) {
-            return Attempt.acquired(keys.get(position).getCreateRevision());
+            return new Attempt.Acquired(keys.get(position).getCreateRevision(), acquisition.lost());
         }
         long from = response.getHeader().getRevision() + 1;
-        return new Attempt.Held(null, decision.watchesWholeQueue() ? deletionUnder(queue.directory(), from)
-                : deletionOf(keys.get(decision.watch()).getKey(), from));
+        if (decision.watchesWholeQueue()) {
+            return new Attempt.Held(null, retryOn(deletionUnder(queue.directory(), from)));
+        }
+        CompletableFuture<Boolean> deleted = deletionOf(keys.get(decision.watch()).getKey(), from);
+        List<QueueEntry> withoutIt = new ArrayList<>(entries);
+        withoutIt.remove(decision.watch());
+        if (!QueueRule.decide(name, withoutIt, position - 1).granted()) {
+            return new Attempt.Held(null, retryOn(deleted));
+        }
+        return new Attempt.Held(null, handOff(deleted, key, keys.get(position).getCreateRevision(), request.stamp()));
     }
 
     /**
-     * Completes when {@code key} is deleted at or after {@code fromRevision} (so a deletion between
-     * the read and the watch is not missed), or when the watch fails; cancelling it ends the watch.
+     * The wake of a waiter whose one blocker is the watched key: its deletion grants this key (keys
+     * only leave the queue ahead of it, and fewer keys ahead never take a grant back), so the waiter
+     * holds it once one linearizable read finds its own key still there (a break deletes every key of
+     * the queue at one revision), with no new attempt. The engine counts the lease from the send of
+     * the attempt that returned this wake, whose confirmed keep-alive (see
+     * {@link Acquisitions#withLease}) was sent after it. Anything else (a failed watch or read, the
+     * key gone) is a plain retry. Cancelling the wake ends the watch.
      */
-    private CompletableFuture<Wake> deletionOf(ByteSequence key, long fromRevision) {
+    private CompletableFuture<Wake> handOff(CompletableFuture<Boolean> deleted, ByteSequence own, long token, long stamp) {
+        CompletableFuture<Wake> wake = new CompletableFuture<>();
+        deleted.whenComplete((event, error) -> {
+            if (error != null || !event) {
+                wake.complete(Wake.RETRY);
+                return;
+            }
+            client.getKVClient().get(own, GetOption.builder().withCountOnly(true).build())
+                    .whenComplete((read, failed) -> wake.complete(failed == null && read.getCount() == 1
+                            ? new Wake.Granted(token, stamp) : Wake.RETRY));
+        });
+        wake.whenComplete((ignored, error) -> deleted.cancel(false));
+        return wake;
+    }
+
+    /** A retry when {@code deleted} completes (a deletion or a failed watch); cancelling it ends the watch. */
+    private static CompletableFuture<Wake> retryOn(CompletableFuture<Boolean> deleted) {
+        CompletableFuture<Wake> wake = deleted.handle((event, error) -> Wake.RETRY);
+        wake.whenComplete((ignored, error) -> deleted.cancel(false));
+        return wake;
+    }
+
+    /**
+     * Completes with true when {@code key} is deleted at or after {@code fromRevision} (so a deletion
+     * between the read and the watch is not missed), false when the watch fails; cancelling it ends
+     * the watch.
+     */
+    private CompletableFuture<Boolean> deletionOf(ByteSequence key, long fromRevision) {
         return watchDeletions(key, WatchOption.builder().withRevision(fromRevision).withNoPut(true).build());
     }
 
-    /** Completes at the next deletion of any key under {@code directory} at or after {@code fromRevision}. */
-    private CompletableFuture<Wake> deletionUnder(ByteSequence directory, long fromRevision) {
+    /** Like {@link #deletionOf}, at the next deletion of any key under {@code directory}. */
+    private CompletableFuture<Boolean> deletionUnder(ByteSequence directory, long fromRevision) {
         return watchDeletions(directory,
                 WatchOption.builder().isPrefix(true).withRevision(fromRevision).withNoPut(true).build());
     }
 
-    private CompletableFuture<Wake> watchDeletions(ByteSequence key, WatchOption option) {
-        CompletableFuture<Wake> deleted = new CompletableFuture<>();
+    private CompletableFuture<Boolean> watchDeletions(ByteSequence key, WatchOption option) {
+        CompletableFuture<Boolean> deleted = new CompletableFuture<>();
         Watch.Watcher watcher = client.getWatchClient().watch(key, option,
                 Watch.listener(response -> {
                     if (!response.getEvents().isEmpty()) {
-                        deleted.complete(Wake.RETRY);
+                        deleted.complete(true);
                     }
-                }, error -> deleted.complete(Wake.RETRY)));
-        deleted.whenComplete((wake, error) -> watcher.close());
+                }, error -> deleted.complete(false)));
+        deleted.whenComplete((event, error) -> watcher.close());
         return deleted;
     }
 
@@ -185,7 +246,7 @@ final class EtcdQueueProtocol implements LockProtocol {
 
     /**
      * Moves the key onto a new etcd lease covering {@code keepFor}, rounded up to whole seconds,
-     * holder-checked, and revokes the acquisition's own lease: see {@link Acquisitions#keep}.
+     * holder-checked, and revokes the acquisition's own lease (a session stays): see {@link Acquisitions#keep}.
      */
     @Override
     public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {

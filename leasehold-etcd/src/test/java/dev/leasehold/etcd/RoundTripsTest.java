@@ -46,18 +46,29 @@ class RoundTripsTest {
     }
 
     @Test
-    void acquireIsAGrantAndATransactionReleaseARevokeAndRenewalAConfirmedKeepAlive() throws Exception {
+    void acquireIsATransactionWithAConfirmedKeepAliveOfTheSessionReleaseADeleteAndRenewalAConfirmedKeepAlive()
+            throws Exception {
         try (Client counted = Client.builder().endpoints(cluster.get().endpoints()).interceptor(COUNTER).build();
              EtcdLockClient locks = EtcdLocks.using(counted)) {
+            LockOptions watchdog = LockOptions.watchdog(Duration.ofSeconds(3));
+            assertThat(callsDuring(() -> locks.lock("rt:0", watchdog).acquire(Duration.ofSeconds(5)).release()))
+                    .as("the client's first acquire of a ttl also grants its session")
+                    .startsWith("LeaseGrant").containsExactlyInAnyOrder("LeaseGrant", "Txn", "LeaseKeepAlive", "Range",
+                            "DeleteRange");
             Lease[] held = new Lease[1];
-            assertThat(callsDuring(() -> held[0] = locks.lock("rt:1", LockOptions.watchdog(Duration.ofSeconds(3)))
-                    .acquire(Duration.ofSeconds(5))))
-                    .as("uncontended acquire").containsExactly("LeaseGrant", "Txn");
+            // The session's keep-alive goes with the Txn, and is confirmed by a read in the same raft term.
+            assertThat(callsDuring(() -> held[0] = locks.lock("rt:1", watchdog).acquire(Duration.ofSeconds(5))))
+                    .as("uncontended acquire").containsExactlyInAnyOrder("Txn", "LeaseKeepAlive", "Range");
             CALLS.clear();
             Thread.sleep(1_500); // a renewal at ttl/3
             // Each keep-alive is confirmed by a linearizable read in the same raft term (Acquisitions.confirm).
             assertThat(List.copyOf(CALLS)).as("renewals").contains("LeaseKeepAlive").containsOnly("LeaseKeepAlive", "Range");
-            assertThat(callsDuring(held[0]::release)).as("release").containsExactly("LeaseRevoke");
+            assertThat(callsDuring(held[0]::release)).as("release").containsExactly("DeleteRange");
+
+            assertThat(callsDuring(() -> locks.lock("rt:fixed", LockOptions.fixedLease(Duration.ofSeconds(3)))
+                    .acquire(Duration.ofSeconds(5)).release()))
+                    .as("a fixed lease: a lease of its own, granted, then revoked")
+                    .containsExactly("LeaseGrant", "Txn", "LeaseRevoke");
 
             Lease holder = locks.lock("rt:2").acquire(Duration.ofSeconds(5));
             try (EtcdLockClient other = EtcdLocks.using(counted)) {
@@ -67,10 +78,10 @@ class RoundTripsTest {
                     holder.release();
                     waiting.join().release();
                 });
-                assertThat(handoff).as("a handoff: release, the waiter's watch fires, it keeps its key alive (confirmed"
-                        + " by a read) and checks its turn; then its release")
-                        .containsExactlyInAnyOrder("LeaseRevoke", "LeaseKeepAlive", "Txn", "Range", "LeaseRevoke")
-                        .startsWith("LeaseRevoke").endsWith("LeaseRevoke");
+                assertThat(handoff).as("a handoff: release, the waiter's watch fires on its one blocker's deletion,"
+                        + " one read finds its own key still there; then its release")
+                        .containsExactly("DeleteRange", "Range", "DeleteRange")
+                        .startsWith("DeleteRange").endsWith("DeleteRange");
             }
         }
     }

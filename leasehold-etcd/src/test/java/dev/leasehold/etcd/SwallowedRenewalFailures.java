@@ -26,8 +26,9 @@ final class SwallowedRenewalFailures implements AutoCloseable {
         this.client = Client.builder().endpoints(endpoint).build();
         this.engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofMillis(500), Duration.ofSeconds(1)),
                 "broken etcd " + endpoint);
-        this.protocol = new LyingRenewals(new EtcdQueueProtocol(client, new Acquisitions(client, Duration.ofMillis(500)),
-                EtcdLocks.DEFAULT_KEY_PREFIX, LockKind.MUTEX, "broken etcd " + endpoint));
+        this.protocol = new LyingRenewals(new EtcdQueueProtocol(client,
+                new Acquisitions(client, new Sessions(client), Duration.ofMillis(500)),
+                EtcdLocks.DEFAULT_KEY_PREFIX, LockKind.MUTEX, true, "broken etcd " + endpoint));
     }
 
     DistributedLock lock(String name, LockOptions options) {

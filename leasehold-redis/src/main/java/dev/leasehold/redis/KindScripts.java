@@ -78,7 +78,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
         };
     }
 
-    /** The keys both fair scripts take, in their order. */
+    /** The keys fair_release.lua takes, in their order (fair_acquire.lua takes the readers key too). */
     static String[] fairKeys(LockKeys keys) {
         return new String[] {keys.lock(), keys.fence(), keys.queue(), keys.queueInfo()};
     }
@@ -87,8 +87,8 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
     private static KindScripts mutex(LockKind kind, RedisScripts scripts) {
         MutexScripts mutex = scripts.mutex;
         return new KindScripts(kind, "lock", Admission.EXCLUSIVE,
-                (commands, keys, request, timing) -> mutex.acquire(commands, keys, request.holder(), request.ttl(),
-                        timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
+                (commands, keys, request, timing) -> mutex.acquireInLockFamily(commands, keys, request.holder(),
+                        request.ttl(), timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
                 (commands, keys, holder, waiter, timing) -> mutex.release(commands, keys, holder, waiter),
                 scripts.renewBatch, LockKeys::lock, keepKey(mutex));
     }
@@ -97,7 +97,8 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
     private static KindScripts fair(LockKind kind, RedisScripts scripts) {
         return new KindScripts(kind, "fair lock", Admission.SHARED,
                 (commands, keys, request, timing) -> answer(scripts.fairAcquire.run(commands, ScriptOutputType.MULTI,
-                        fairKeys(keys), request.holder(), millis(request.ttl()), timing.fenceRetentionMillis(),
+                        new String[] {keys.lock(), keys.fence(), keys.queue(), keys.queueInfo(), keys.readers()},
+                        request.holder(), millis(request.ttl()), timing.fenceRetentionMillis(),
                         timing.waiterRegistrationMillis(), Long.toString(request.stamp()))),
                 // The release always forgets the caller's place, and passes on a lock handed to it.
                 (commands, keys, holder, waiter, timing) -> released(scripts.fairRelease.run(commands,

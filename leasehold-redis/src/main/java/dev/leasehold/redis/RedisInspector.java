@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -97,30 +98,35 @@ final class RedisInspector implements Inspector {
      */
     @Override
     public List<LockInfo> list(String pattern) {
-        Glob.of(pattern); // one syntax on every backend: SCAN MATCH itself would take an unclosed '['
-        String glob = keyPrefix + pattern;
+        // One syntax on every backend, matched per character: SCAN MATCH takes an unclosed '[' and
+        // matches bytes, so its '?' and sets miss a name with a non-ASCII character there.
+        Glob filter = Glob.of(pattern);
+        Predicate<String> matches = name -> name.startsWith(keyPrefix)
+                && filter.matches(name.substring(keyPrefix.length()));
+        String glob = keyPrefix + bytewiseSuperset(pattern);
         Set<String> seen = new HashSet<>();
         List<LockInfo> found = new ArrayList<>();
-        scan(glob, keys -> names(keys, key -> key), seen, found);
+        scan(glob, keys -> names(keys, key -> key), matches, seen, found);
         for (int i = 0; i < MEMBER_SETS.size(); i++) {
             Function<LockKeys, String> set = MEMBER_SETS.get(i);
             String ending = MEMBER_ENDINGS.get(i);
             Function<String, String> owner = key -> ownerOf(key, ending, set);
-            scan("{" + glob + "}" + ending, keys -> names(keys, owner), seen, found);
-            scan(glob + ending, keys -> names(keys, owner), seen, found);
+            scan("{" + glob + "}" + ending, keys -> names(keys, owner), matches, seen, found);
+            scan(glob + ending, keys -> names(keys, owner), matches, seen, found);
         }
         found.sort(Comparator.comparing(LockInfo::name));
         return found;
     }
 
     /** Walks the keys matching {@code match}; each batch's candidate names not seen yet are read by list.lua. */
-    private void scan(String match, Function<List<String>, Set<String>> candidates, Set<String> seen,
-                      List<LockInfo> found) {
+    private void scan(String match, Function<List<String>, Set<String>> candidates, Predicate<String> matches,
+                      Set<String> seen, List<LockInfo> found) {
         ScanArgs args = ScanArgs.Builder.matches(match).limit(RedisLockClient.SCAN_BATCH);
         String operation = "the scan for '" + match + "'";
         KeyScanCursor<String> cursor = await(deployment.commands().scan(args), operation);
         while (true) {
-            List<String> fresh = candidates.apply(cursor.getKeys()).stream().filter(seen::add).toList();
+            List<String> fresh = candidates.apply(cursor.getKeys()).stream().filter(matches).filter(seen::add)
+                    .toList();
             // On a Cluster one script call may only read one slot: one call per slot among the batch.
             fresh.stream().collect(Collectors.groupingBy(deployment::scriptGroup)).values()
                     .forEach(sameSlot -> found.addAll(heldAmong(sameSlot)));
@@ -129,6 +135,32 @@ final class RedisInspector implements Inspector {
             }
             cursor = await(deployment.commands().scan(cursor, args), operation);
         }
+    }
+
+    /**
+     * A SCAN MATCH pattern that matches, byte by byte, every name the already checked glob
+     * {@code pattern} matches character by character: each {@code ?} and each {@code [...]} set
+     * becomes {@code *}; escapes and literal characters stay.
+     */
+    private static String bytewiseSuperset(String pattern) {
+        StringBuilder match = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                match.append(c).append(pattern.charAt(++i));
+            } else if (c == '?') {
+                match.append('*');
+            } else if (c == '[') {
+                i = i + 1 < pattern.length() && pattern.charAt(i + 1) == '^' ? i + 2 : i + 1;
+                while (pattern.charAt(i) != ']') {
+                    i += pattern.charAt(i) == '\\' ? 2 : 1;
+                }
+                match.append('*');
+            } else {
+                match.append(c);
+            }
+        }
+        return match.toString();
     }
 
     /** The lock names among {@code keys}, each given by {@code nameOf} (null: not a lock's key). */

@@ -10,9 +10,13 @@
 -- ARGV[3]  how long the fence key outlives the last acquisition, ms
 -- ARGV[4]  waiter id, or '' when the caller is not (yet) waiting
 -- ARGV[5]  how long a waiter registration lasts without a new attempt, ms
+-- KEYS[4]  (optional; a single Redis deployment passes it, a Redlock node does not) the readers key:
+--          a sorted set of reader holder id -> lease expiry (server ms). Live read leases of the name
+--          block the mutex as they block a writer: the lock family excludes itself on every backend.
 --
 -- Returns {1, token as a decimal string} when taken (a Lua number would round it above 2^53),
--- {0, pttl of the current holder} when held.
+-- {0, pttl of the current holder} when held ({0, ms until the last live reader's lease may end} when
+-- only readers block it).
 -- Fails, writing nothing, when waiting would not help:
 --   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the lock or fence key holds another type than a string:
 --                                          some other program uses that name;
@@ -33,7 +37,11 @@ local refused, last = fence_check(KEYS[2])
 if refused then
   return refused
 end
-if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+local readers = 0
+if KEYS[4] and redis.call('exists', KEYS[4]) == 1 then
+  readers = members_live(KEYS[4], kind(KEYS[4]), members_now())
+end
+if readers == 0 and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local token = fence_next(KEYS[2], ARGV[3], last)
   if ARGV[4] ~= '' and kind(KEYS[3]) == 'zset' then
     redis.call('zrem', KEYS[3], ARGV[4])
@@ -50,5 +58,8 @@ if ARGV[4] ~= '' then
   if waiters == 'zset' or waiters == 'none' then
     members_add(KEYS[3], ARGV[4], members_now(), tonumber(ARGV[5]))
   end
+end
+if readers > 0 then
+  return members_blocked(KEYS[1], KEYS[4], readers, members_now())
 end
 return {0, redis.call('pttl', KEYS[1])}

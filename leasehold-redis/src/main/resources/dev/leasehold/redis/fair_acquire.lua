@@ -11,10 +11,14 @@
 -- ARGV[3]  how long the fence key outlives the last acquisition, ms
 -- ARGV[4]  how long a registration lasts without a new attempt, ms
 -- ARGV[5]  the attempt's stamp (a decimal, possibly negative), echoed on a handoff
+-- KEYS[5]  (optional) the readers key: a sorted set of reader holder id -> lease expiry (server ms); live read
+--          leases of the name block the fair lock as they block a writer (the lock family excludes
+--          itself). The last reader's release wakes no fair waiter: it finds out at its next re-check.
 --
 -- Returns {1, token as a decimal string} when the caller holds the lock; {0, ms} when it waits:
 -- the holder's pttl (-1: a key without TTL), or, when the lock is free but another waiter is
--- first, how long that waiter's registration still lasts.
+-- first, how long that waiter's registration still lasts; when live readers block it, until the last
+-- reader's lease may end.
 -- Fails, writing nothing, when waiting would not help:
 --   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the lock or fence key is not a string, or the queue
 --                                          keys are not a sorted set and a hash: some other
@@ -24,6 +28,7 @@
 
 -- #include lib_fence.lua
 -- #include lib_fair_queue.lua
+-- #include lib_members.lua
 
 local function kind(key)
   return redis.call('type', key)['ok']
@@ -69,7 +74,11 @@ if not current then
 end
 
 local head, headEntry = queue_head(KEYS[3], KEYS[4], nowMillis, current)
-if not current and (head == nil or head == holder) then
+local readers = 0
+if not current and KEYS[5] and redis.call('exists', KEYS[5]) == 1 then
+  readers = members_live(KEYS[5], kind(KEYS[5]), nowMillis)
+end
+if not current and readers == 0 and (head == nil or head == holder) then
   redis.call('set', KEYS[1], holder, 'PX', ARGV[2])
   local token = fence_next(KEYS[2], ARGV[3], last)
   queue_forget(KEYS[3], KEYS[4], holder)
@@ -81,5 +90,8 @@ queue_append(KEYS[3], holder, nowMicros)
 queue_write(KEYS[3], KEYS[4], holder, nowMillis + registration, ARGV[2], ARGV[5], nil, registration)
 if current then
   return {0, redis.call('pttl', KEYS[1])}
+end
+if readers > 0 then
+  return members_blocked(KEYS[1], KEYS[5], readers, nowMillis)
 end
 return {0, headEntry.expiry - nowMillis}

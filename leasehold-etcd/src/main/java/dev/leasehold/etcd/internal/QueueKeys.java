@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * Where one lock name's acquisitions live in etcd: one key per acquisition under the name's queue
  * directory, {@code <prefix><escaped name>/<tag>-<etcd lease id in hex>}, attached to that etcd
- * lease. The tag is the kind's letter ({@code w} exclusive, {@code r} read, {@code s} semaphore
+ * lease, or {@code <tag>-<session lease id in hex>-<sequence in hex>} on a session lease that
+ * several acquisitions of one client share. The tag is the kind's letter ({@code w} exclusive, {@code r} read, {@code s} semaphore
  * permit, followed by the semaphore's number of permits). The key's create revision orders the
  * queue and is the fencing token.
  *
@@ -44,6 +45,19 @@ public final class QueueKeys {
     /** The key of one acquisition tagged {@code tag}, named by its own etcd lease. */
     public ByteSequence key(String tag, long leaseId) {
         return bytes(directory + tag + "-" + String.format("%016x", leaseId));
+    }
+
+    /**
+     * The key of one acquisition tagged {@code tag} on a session lease that several acquisitions
+     * share: named by the lease and the acquisition's {@code sequence} number on it.
+     */
+    public ByteSequence key(String tag, long sessionLeaseId, long sequence) {
+        return bytes(directory + tag + "-" + String.format("%016x", sessionLeaseId) + "-" + Long.toHexString(sequence));
+    }
+
+    /** Whether {@code key} is named by etcd lease {@code leaseId} alone: that lease is the key's own, no session's. */
+    public static boolean namedByOwnLease(ByteSequence key, long leaseId) {
+        return key.toString(StandardCharsets.UTF_8).endsWith("-" + String.format("%016x", leaseId));
     }
 
     /** The kind letter of a key of this queue ({@link #EXCLUSIVE}, {@link #SHARED} or {@link #PERMIT}). */

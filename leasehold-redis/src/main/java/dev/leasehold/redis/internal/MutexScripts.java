@@ -76,8 +76,26 @@ public final class MutexScripts {
     public CompletableFuture<Answer> acquire(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                              Duration ttl, Duration fenceRetention, String waiter,
                                              Duration waiterRegistration) {
-        CompletableFuture<List<Object>> reply = acquire.run(commands, ScriptOutputType.MULTI,
-                new String[] {keys.lock(), keys.fence(), keys.waiters()},
+        return acquire(commands, new String[] {keys.lock(), keys.fence(), keys.waiters()}, holder, ttl,
+                fenceRetention, waiter, waiterRegistration);
+    }
+
+    /**
+     * Runs {@code acquire.lua} as {@link #acquire} does, where live read leases of the name also block
+     * the mutex (a single Redis deployment's lock family; a Redlock node has no readers).
+     */
+    public CompletableFuture<Answer> acquireInLockFamily(RedisClusterAsyncCommands<String, String> commands,
+                                                         LockKeys keys, String holder, Duration ttl,
+                                                         Duration fenceRetention, String waiter,
+                                                         Duration waiterRegistration) {
+        return acquire(commands, new String[] {keys.lock(), keys.fence(), keys.waiters(), keys.readers()}, holder,
+                ttl, fenceRetention, waiter, waiterRegistration);
+    }
+
+    private CompletableFuture<Answer> acquire(RedisClusterAsyncCommands<String, String> commands, String[] keys,
+                                              String holder, Duration ttl, Duration fenceRetention, String waiter,
+                                              Duration waiterRegistration) {
+        CompletableFuture<List<Object>> reply = acquire.run(commands, ScriptOutputType.MULTI, keys,
                 holder, millis(ttl), millis(fenceRetention), waiter == null ? "" : waiter, millis(waiterRegistration));
         return reply.thenApply(Answer::of);
     }
