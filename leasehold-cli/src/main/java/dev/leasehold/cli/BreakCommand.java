@@ -4,12 +4,9 @@ import dev.leasehold.BrokenLock;
 import dev.leasehold.LockInfo;
 import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.Console;
 import java.io.PrintWriter;
@@ -30,16 +27,7 @@ import java.util.concurrent.Callable;
                 "The broken holder keeps running until its next renewal (or, for a fixed lease, its deadline) "
                         + "tells it: a resource that does not check fencing tokens can see its writes and the "
                         + "next holder's. Exit code " + ExitCodes.NOT_HELD + " when the lock was free."})
-final class BreakCommand implements Callable<Integer> {
-
-    @Spec
-    private CommandSpec spec;
-
-    @Mixin
-    private RedisOption redis;
-
-    @Mixin
-    private BackendOption backend;
+final class BreakCommand extends BackendCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
     private String name;
@@ -60,15 +48,7 @@ final class BreakCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (EngineLockClient client = backend.connect(redis)) {
-            try {
-                return breakLock(client, console, out, err);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            } catch (UnsupportedOperationException e) {
-                throw backend.unsupported("break a lock", e);
-            }
-        }
+        return administer("break a lock", client -> breakLock(client, console, out, err));
     }
 
     private int breakLock(EngineLockClient locks, Console console, PrintWriter out, PrintWriter err) {

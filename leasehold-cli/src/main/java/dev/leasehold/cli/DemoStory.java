@@ -85,14 +85,7 @@ final class DemoStory {
         timeline.row("B", "waits for " + LOCK);
         try (Lease b = clientB.lock(LOCK).acquire(PATIENCE)) {
             timeline.row("B", "acquires " + LOCK, b.token(), "granted");
-            long read = store.read(b.token());
-            timeline.row("B", "reads the balance", b.token(), Long.toString(read));
-            long value = read + B_ADDS;
-            BalanceStore.Write write = store.write(value, b.token());
-            timeline.row("B", "writes " + read + " + " + B_ADDS + " = " + value, b.token(),
-                    write.stored() ? value + " stored" : "REFUSED");
-            timeline.row("B", "releases", b.token(), b.release().name());
-            return b.token();
+            return add(b, "B", B_ADDS, store, timeline);
         }
     }
 
@@ -100,15 +93,25 @@ final class DemoStory {
     private long redo(BalanceStore store, Timeline timeline) {
         try (Lease again = clientA.lock(LOCK, LockOptions.fixedLease(A_LEASE)).acquire(PATIENCE)) {
             timeline.row("A", "learns its lease was lost; acquires again", again.token(), "granted");
-            long read = store.read(again.token());
-            timeline.row("A", "reads the balance", again.token(), Long.toString(read));
-            long value = read + A_ADDS;
-            BalanceStore.Write write = store.write(value, again.token());
-            timeline.row("A", "writes " + read + " + " + A_ADDS + " = " + value, again.token(),
-                    write.stored() ? value + " stored" : "REFUSED");
-            timeline.row("A", "releases", again.token(), again.release().name());
-            return again.token();
+            return add(again, "A", A_ADDS, store, timeline);
         }
+    }
+
+    /**
+     * One uninterrupted turn under {@code lease}: {@code client} reads the balance, adds
+     * {@code amount}, writes it back and releases the lease, each step a timeline row.
+     *
+     * @return the lease's token
+     */
+    private static long add(Lease lease, String client, long amount, BalanceStore store, Timeline timeline) {
+        long read = store.read(lease.token());
+        timeline.row(client, "reads the balance", lease.token(), Long.toString(read));
+        long value = read + amount;
+        BalanceStore.Write write = store.write(value, lease.token());
+        timeline.row(client, "writes " + read + " + " + amount + " = " + value, lease.token(),
+                write.stored() ? value + " stored" : "REFUSED");
+        timeline.row(client, "releases", lease.token(), lease.release().name());
+        return lease.token();
     }
 
     private static long await(CompletableFuture<Long> turn) {

@@ -3,12 +3,8 @@ package dev.leasehold.cli;
 import dev.leasehold.LockInfo;
 import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -23,16 +19,7 @@ import java.util.stream.Collectors;
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "Lists the locks held right now whose names match PATTERN (a glob: *, ?, [abc]): kind, "
                 + "holders (redacted), remaining ttl, last fencing token, waiters. On Redis it uses SCAN, never KEYS.")
-final class ListCommand implements Callable<Integer> {
-
-    @Spec
-    private CommandSpec spec;
-
-    @Mixin
-    private RedisOption redis;
-
-    @Mixin
-    private BackendOption backend;
+final class ListCommand extends BackendCommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "PATTERN", defaultValue = "*",
             description = "Glob over lock names (default: *, every lock).")
@@ -43,16 +30,7 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<LockInfo> locks;
-        try (EngineLockClient client = backend.connect(redis)) {
-            try {
-                locks = client.list(pattern);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            } catch (UnsupportedOperationException e) {
-                throw backend.unsupported("list locks", e);
-            }
-        }
+        List<LockInfo> locks = administer("list locks", client -> client.list(pattern));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(locks.stream().map(LockInfoFormat::json).collect(Collectors.joining(",", "[", "]")));

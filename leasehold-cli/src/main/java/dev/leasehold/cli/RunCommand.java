@@ -5,12 +5,9 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockClient;
 import dev.leasehold.engine.EngineLockClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,19 +51,10 @@ import java.util.concurrent.Callable;
                 "  79          lease lost while CMD ran; CMD was terminated",
                 "  126, 127    CMD could not be executed, or was not found"},
         mixinStandardHelpOptions = true)
-final class RunCommand implements Callable<Integer> {
+final class RunCommand extends BackendCommand implements Callable<Integer> {
 
     /** Shorter leases leave no time to stop the command before they end. */
     static final Duration MIN_TTL = Duration.ofSeconds(1);
-
-    @Spec
-    private CommandSpec spec;
-
-    @Mixin
-    private RedisOption redis;
-
-    @Mixin
-    private BackendOption backend;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name, e.g. nightly-report or order:123.")
     private String name;

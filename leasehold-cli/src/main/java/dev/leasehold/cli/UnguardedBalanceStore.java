@@ -1,33 +1,14 @@
 package dev.leasehold.cli;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /** A store as most are: the last write wins, whoever makes it and whatever lease it thinks it holds. */
-final class UnguardedBalanceStore implements BalanceStore {
-
-    private final AtomicLong balance;
+final class UnguardedBalanceStore extends InMemoryBalanceStore {
 
     UnguardedBalanceStore(long opening) {
-        this.balance = new AtomicLong(opening);
-    }
-
-    @Override
-    public String name() {
-        return "unguarded";
-    }
-
-    @Override
-    public String rule() {
-        return "every write is stored; the token is ignored";
+        super("unguarded", "every write is stored; the token is ignored", opening);
     }
 
     @Override
     public long read(long token) {
-        return balance.get();
-    }
-
-    @Override
-    public long current() {
         return balance.get();
     }
 

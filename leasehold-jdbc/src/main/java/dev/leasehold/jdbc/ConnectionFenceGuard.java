@@ -19,22 +19,12 @@ final class ConnectionFenceGuard implements FenceGuard {
 
     @Override
     public <T> T admit(String resource, long token, FencedWrite<T> write) {
-        try {
-            guard.admit(connection, resource, token);
-        } catch (SQLException e) {
-            throw new JdbcTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
-        }
-        return write.run();
+        return checked(() -> guard.admit(connection, resource, token), write);
     }
 
     @Override
     public <T> T admit(String resource, Lease lease, FencedWrite<T> write) {
-        try {
-            guard.admit(connection, resource, lease);
-        } catch (SQLException e) {
-            throw new JdbcTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
-        }
-        return write.run();
+        return checked(() -> guard.admit(connection, resource, lease), write);
     }
 
     @Override
@@ -44,5 +34,21 @@ final class ConnectionFenceGuard implements FenceGuard {
         } catch (SQLException e) {
             throw new JdbcTableException("reading table " + guard.table() + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** Runs {@code write} once {@code check} passed; a failing check statement is a {@link JdbcTableException}. */
+    private <T> T checked(FenceCheck check, FencedWrite<T> write) {
+        try {
+            check.run();
+        } catch (SQLException e) {
+            throw new JdbcTableException("the fence check on table " + guard.table() + " failed: " + e.getMessage(), e);
+        }
+        return write.run();
+    }
+
+    /** One of {@link JdbcFenceGuard}'s admit checks, on this guard's connection. */
+    @FunctionalInterface
+    private interface FenceCheck {
+        void run() throws SQLException;
     }
 }

@@ -2,34 +2,31 @@ package dev.leasehold.jdbc;
 
 import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
-import dev.leasehold.spi.Backend;
-import dev.leasehold.spi.Inspector;
-import dev.leasehold.spi.LeaderRecords;
+import dev.leasehold.spi.InspectedBackend;
+import dev.leasehold.spi.KindProtocols;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.Shutdowns;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
- * PostgreSQL as the core client's {@link Backend}: one {@link JdbcLockProtocol} per lock kind over
+ * PostgreSQL as the core client's {@link dev.leasehold.spi.Backend}: one {@link JdbcLockProtocol} per lock kind over
  * the client's lease table (every kind, semaphores included), its leader records, its inspector, and
- * the end of its LISTEN connection and executor.
+ * the end of its LISTEN connection and executor. Leader records of elections are a row per election
+ * in {@code <table>_leader} (created on first use), fenced by the term's token, expiring in database
+ * time with the term.
  */
-final class JdbcBackend implements Backend {
+final class JdbcBackend extends InspectedBackend<JdbcInspector> {
 
     private final JdbcLockProtocol.Shared shared;
-    private final Map<LockKind, JdbcLockProtocol> protocols = new ConcurrentHashMap<>();
-    private final JdbcLeaderRecords leaderRecords;
-    private final JdbcInspector inspector;
+    private final KindProtocols<JdbcLockProtocol> protocols;
 
     JdbcBackend(JdbcLockProtocol.Shared shared) {
+        super(new JdbcInspector(shared), new JdbcLeaderRecords(shared));
         this.shared = shared;
-        this.leaderRecords = new JdbcLeaderRecords(shared);
-        this.inspector = new JdbcInspector(shared);
+        this.protocols = new KindProtocols<>(kind -> new JdbcLockProtocol(shared, LeaseKind.of(kind)));
     }
 
     @Override
@@ -49,7 +46,7 @@ final class JdbcBackend implements Backend {
     /** Every kind; options change nothing here, so one protocol serves each kind (and each number of permits). */
     @Override
     public LockProtocol protocol(LockKind kind, LockOptions options) {
-        return protocols.computeIfAbsent(kind, key -> new JdbcLockProtocol(shared, LeaseKind.of(key)));
+        return protocols.of(kind);
     }
 
     /** Counts the name's live permit rows, on the caller's thread, in one bounded transaction. */
@@ -62,20 +59,6 @@ final class JdbcBackend implements Backend {
         }
     }
 
-    @Override
-    public Optional<Inspector> inspector() {
-        return Optional.of(inspector);
-    }
-
-    /**
-     * Leader records of elections: a row per election in {@code <table>_leader} (created on first
-     * use), fenced by the term's token, expiring in database time with the term.
-     */
-    @Override
-    public LeaderRecords leaderRecords() {
-        return leaderRecords;
-    }
-
     /** Release subscriptions of waiting acquisitions open now. */
     int activeSubscriptions() {
         return shared.listener().subscriptions();
@@ -84,14 +67,6 @@ final class JdbcBackend implements Backend {
     @Override
     public void close() {
         shared.listener().close();
-        shared.executor().shutdown();
-        try {
-            if (!shared.executor().awaitTermination(5, TimeUnit.SECONDS)) {
-                shared.executor().shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            shared.executor().shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        Shutdowns.executor(shared.executor(), Duration.ofSeconds(5));
     }
 }

@@ -8,53 +8,52 @@ import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisDeployment;
 import dev.leasehold.redis.internal.ReleaseChannels;
 import dev.leasehold.spi.Args;
-import dev.leasehold.spi.Backend;
-import dev.leasehold.spi.Inspector;
-import dev.leasehold.spi.LeaderRecords;
+import dev.leasehold.spi.InspectedBackend;
+import dev.leasehold.spi.KindProtocols;
 import dev.leasehold.spi.LockProtocol;
 import io.lettuce.core.ScriptOutputType;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One Redis deployment (a single server, a Sentinel-followed master, or a Cluster) as the client in
  * core sees it: every {@link LockKind} through the one {@link RedisProtocol} and the kind's
  * {@link KindScripts}, wrapped for {@link LockOptions#withReplicaAck} by {@link AckedKinds} whatever
  * the kind; lock names under the client's key prefix; inspection and breaks by
- * {@link RedisInspector}; leader records by {@link RedisLeaderRecords}.
+ * {@link RedisInspector}; leader records by {@link RedisLeaderRecords}: a hash beside the election's
+ * lock key ({@link LockKeys#leader()}), fenced by the term's token, expiring with the term's ttl.
  */
-final class RedisBackend implements Backend {
+final class RedisBackend extends InspectedBackend<RedisInspector> {
 
     private final RedisDeployment deployment;
     private final RedisScripts scripts;
     private final ReleaseChannels channels;
     private final RedisProtocol.Server server;
-    private final Map<LockKind, RedisProtocol> protocols = new ConcurrentHashMap<>();
+    private final KindProtocols<RedisProtocol> protocols;
     /** The kinds again, on the replica-ack connection; opened on the first lock that asks for acknowledgements. */
     private final AckedKinds acked;
     private final String keyPrefix;
-    private final Duration operationTimeout;
-    private final RedisInspector inspector;
-    private final RedisLeaderRecords leaderRecords;
 
     RedisBackend(RedisDeployment deployment, LeaseEngine.Settings settings, Duration fenceRetention, String keyPrefix) {
+        this(deployment, settings, fenceRetention, keyPrefix, new RedisScripts(deployment.shardedPubSub()));
+    }
+
+    private RedisBackend(RedisDeployment deployment, LeaseEngine.Settings settings, Duration fenceRetention,
+                         String keyPrefix, RedisScripts scripts) {
+        super(new RedisInspector(deployment, scripts, keyPrefix, fenceRetention, settings.operationTimeout()),
+                new RedisLeaderRecords(deployment, scripts, name -> key(keyPrefix, name)));
         this.deployment = deployment;
         this.keyPrefix = keyPrefix;
-        this.operationTimeout = settings.operationTimeout();
-        this.scripts = new RedisScripts(deployment.shardedPubSub());
+        this.scripts = scripts;
         // Subscriptions outlive their last waiter by a few re-check periods: a lock that is handed
         // over again soon (the contended case) needs no new SUBSCRIBE.
         this.channels = new ReleaseChannels(deployment.pubSub(), deployment.describe(),
                 settings.maxRecheck().multipliedBy(3));
         this.server = new RedisProtocol.Server(deployment, scripts, channels,
                 new KindScripts.Timing(fenceRetention, settings.waiterRegistration()));
+        this.protocols = new KindProtocols<>(kind -> new RedisProtocol(server, KindScripts.of(kind, scripts)));
         this.acked = new AckedKinds(server, settings.operationTimeout());
-        this.inspector = new RedisInspector(deployment, scripts, keyPrefix, fenceRetention, operationTimeout);
-        this.leaderRecords = new RedisLeaderRecords(deployment, scripts, this::lockName);
     }
 
     @Override
@@ -70,6 +69,10 @@ final class RedisBackend implements Backend {
      */
     @Override
     public String lockName(String name) {
+        return key(keyPrefix, name);
+    }
+
+    private static String key(String keyPrefix, String name) {
         String key = keyPrefix + Args.lockName(name);
         LockKeys.of(key);
         return key;
@@ -81,7 +84,7 @@ final class RedisBackend implements Backend {
     }
 
     private RedisProtocol plain(LockKind kind) {
-        return protocols.computeIfAbsent(kind, k -> new RedisProtocol(server, KindScripts.of(k, scripts)));
+        return protocols.of(kind);
     }
 
     /**
@@ -92,7 +95,7 @@ final class RedisBackend implements Backend {
      */
     @Override
     public int availablePermits(String name, int permits) {
-        List<Object> reply = inspector.await(scripts.semaphoreAvailable.run(deployment.commands(),
+        List<Object> reply = inspecting().await(scripts.semaphoreAvailable.run(deployment.commands(),
                 ScriptOutputType.MULTI, new String[] {LockKeys.of(name).permits()}), "reading the permits of '"
                 + name + "'");
         // {the number of permits stored, 0 when no lease is live; live leases}
@@ -102,20 +105,6 @@ final class RedisBackend implements Backend {
             throw new PermitsMismatchException(name, heldWith, permits);
         }
         return Math.max(0, permits - live);
-    }
-
-    @Override
-    public Optional<Inspector> inspector() {
-        return Optional.of(inspector);
-    }
-
-    /**
-     * Leader records of elections on this deployment: a hash beside the election's lock key
-     * ({@link LockKeys#leader()}), fenced by the term's token, expiring with the term's ttl.
-     */
-    @Override
-    public LeaderRecords leaderRecords() {
-        return leaderRecords;
     }
 
     /** What the mutex's renewal batches cost so far: flushes, script groups (slots) touched, script calls. */

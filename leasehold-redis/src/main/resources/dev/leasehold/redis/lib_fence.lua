@@ -53,3 +53,16 @@ local function fence_next(key, retention, last)
   redis.call('set', key, token, 'PX', retention)
   return token
 end
+
+-- Grants a lease once fence key `key` can issue its token: checks the fence (fence_check) before
+-- anything is written, then calls `grant()`, which writes the lease, and issues the token
+-- (fence_next, keeping the key `retention` ms). Returns the acquire's reply: {1, token as a decimal
+-- string}, or fence_check's error reply, with nothing written.
+local function fence_grant(key, retention, grant)
+  local refused, last = fence_check(key)
+  if refused then
+    return refused
+  end
+  grant()
+  return {1, fence_next(key, retention, last)}
+end

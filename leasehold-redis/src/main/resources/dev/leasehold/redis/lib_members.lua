@@ -33,6 +33,22 @@ local function members_score(key, member)
   return score
 end
 
+-- The start of a release from a set of leases (read leases, permits): forgets the caller's
+-- registration `waiter` ('' for none) in `waiters` when that is a sorted set (`found` its type),
+-- then removes lease `member` from `key`. Returns nil when the member is not there (or `key` is of
+-- another type: nothing else is written then), else the lease's expiry (server ms) and the server time.
+local function members_end(key, member, waiters, found, waiter)
+  if waiter ~= '' and found == 'zset' then
+    redis.call('zrem', waiters, waiter)
+  end
+  local expiry = members_score(key, member)
+  if not expiry then
+    return nil
+  end
+  redis.call('zrem', key, member)
+  return tonumber(expiry), members_now()
+end
+
 -- Drops the expired members of `key` (of type `found`) and counts the live ones; 0 when absent.
 local function members_live(key, found, millis)
   if found ~= 'zset' then

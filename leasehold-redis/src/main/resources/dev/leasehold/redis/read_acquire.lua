@@ -35,21 +35,16 @@ local millis = members_now()
 local writers = members_live(KEYS[4], found[4], millis)
 
 if found[1] == 'none' and writers == 0 then
-  local refused, last = fence_check(KEYS[2])
-  if refused then
-    return refused
-  end
-  local ttl = tonumber(ARGV[2])
-  if found[3] == 'zset' then
-    redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
-  end
-  -- The set must outlive its longest member.
-  members_add(KEYS[3], ARGV[1], millis, ttl)
-  local token = fence_next(KEYS[2], ARGV[3], last)
-  if ARGV[4] ~= '' and waiters == 'zset' then
-    redis.call('zrem', KEYS[5], ARGV[4])
-  end
-  return {1, token}
+  return fence_grant(KEYS[2], ARGV[3], function()
+    if found[3] == 'zset' then
+      redis.call('zremrangebyscore', KEYS[3], '-inf', millis)
+    end
+    -- The set must outlive its longest member.
+    members_add(KEYS[3], ARGV[1], millis, tonumber(ARGV[2]))
+    if ARGV[4] ~= '' and waiters == 'zset' then
+      redis.call('zrem', KEYS[5], ARGV[4])
+    end
+  end)
 end
 
 if ARGV[4] ~= '' and (waiters == 'zset' or waiters == 'none') then

@@ -20,15 +20,10 @@ local function kind(key)
   return redis.call('type', key)['ok']
 end
 
-if ARGV[2] ~= '' and kind(KEYS[3]) == 'zset' then
-  redis.call('zrem', KEYS[3], ARGV[2])
-end
-local expiry = members_score(KEYS[1], ARGV[1])
+local expiry, millis = members_end(KEYS[1], ARGV[1], KEYS[3], kind(KEYS[3]), ARGV[2])
 if not expiry then
   return 0
 end
-redis.call('zrem', KEYS[1], ARGV[1])
-local millis = members_now()
 redis.call('zremrangebyscore', KEYS[1], '-inf', millis)
 if redis.call('zcard', KEYS[1]) == 0 and kind(KEYS[2]) == 'zset' then
   redis.call('zremrangebyscore', KEYS[2], '-inf', millis)
@@ -37,7 +32,7 @@ if redis.call('zcard', KEYS[1]) == 0 and kind(KEYS[2]) == 'zset' then
     redis.call('publish', ARGV[3], writer)
   end
 end
-if tonumber(expiry) > millis then
+if expiry > millis then
   return 1
 end
 return 0

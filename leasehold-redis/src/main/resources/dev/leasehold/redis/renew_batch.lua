@@ -14,24 +14,23 @@
 -- first, as every renewal did before. A key GT did not extend lives longer already, or has no TTL
 -- (PERSIST): PEXPIRE ... NX then gives it one, as the PTTL path does.
 
+-- #include lib_renew.lua
+
 local gt = true
-local extended = {}
-for i, key in ipairs(KEYS) do
+return renew_each(function(key, holder, ttl)
   -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the batch.
-  if redis.pcall('get', key) == ARGV[2 * i - 1] then
-    local applied = gt and redis.pcall('pexpire', key, ARGV[2 * i], 'GT')
-    if type(applied) == 'table' then
-      gt = false
-    elseif applied == 0 then
-      -- GT counts a key without a TTL as living forever: give it one (NX), as PTTL -1 would below.
-      redis.call('pexpire', key, ARGV[2 * i], 'NX')
-    end
-    if not gt and redis.call('pttl', key) < tonumber(ARGV[2 * i]) then
-      redis.call('pexpire', key, ARGV[2 * i])
-    end
-    extended[i] = 1
-  else
-    extended[i] = 0
+  if redis.pcall('get', key) ~= holder then
+    return false
   end
-end
-return extended
+  local applied = gt and redis.pcall('pexpire', key, ttl, 'GT')
+  if type(applied) == 'table' then
+    gt = false
+  elseif applied == 0 then
+    -- GT counts a key without a TTL as living forever: give it one (NX), as PTTL -1 would below.
+    redis.call('pexpire', key, ttl, 'NX')
+  end
+  if not gt then
+    renew_at_least(key, ttl)
+  end
+  return true
+end)

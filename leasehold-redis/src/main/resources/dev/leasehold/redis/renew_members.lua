@@ -11,24 +11,19 @@
 -- Returns one integer per key: 1 if extended, 0 if the member is gone or expired (or the key holds
 -- another type than a sorted set). The set's own TTL is raised to cover the longest member.
 
-local now = redis.call('time')
-local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-local extended = {}
-for i, key in ipairs(KEYS) do
-  local holder = ARGV[2 * i - 1]
-  local ttl = tonumber(ARGV[2 * i])
-  -- pcall: a key of another type is just not ours; it must not fail the batch.
-  local score = redis.pcall('zscore', key, holder)
-  if type(score) == 'string' and tonumber(score) > millis then
-    if tonumber(score) < millis + ttl then
-      redis.call('zadd', key, millis + ttl, holder)
-    end
-    if redis.call('pttl', key) < ttl then
-      redis.call('pexpire', key, ttl)
-    end
-    extended[i] = 1
-  else
-    extended[i] = 0
+-- #include lib_members.lua
+-- #include lib_renew.lua
+
+local millis = members_now()
+return renew_each(function(key, holder, ttl)
+  -- A key of another type is just not ours (members_score); it must not fail the batch.
+  local score = members_score(key, holder)
+  if not score or tonumber(score) <= millis then
+    return false
   end
-end
-return extended
+  if tonumber(score) < millis + tonumber(ttl) then
+    redis.call('zadd', key, millis + tonumber(ttl), holder)
+  end
+  renew_at_least(key, ttl)
+  return true
+end)

@@ -21,21 +21,16 @@
 -- #include lib_members.lua
 
 local waiters = redis.call('type', KEYS[2])['ok']
-if ARGV[2] ~= '' and waiters == 'zset' then
-  redis.call('zrem', KEYS[2], ARGV[2])
-end
-local score = members_score(KEYS[1], ARGV[1])
-if not score then
+local expiry, millis = members_end(KEYS[1], ARGV[1], KEYS[2], waiters, ARGV[2])
+if not expiry then
   return 0
 end
-local millis = members_now()
-redis.call('zrem', KEYS[1], ARGV[1])
 redis.call('zremrangebyscore', KEYS[1], 0, millis)
 if redis.call('zcount', KEYS[1], '(' .. millis, '+inf') == 0 then
   redis.call('del', KEYS[1])
 end
 members_wake_oldest(KEYS[2], waiters, ARGV[3], true)
-if tonumber(score) > millis then
+if expiry > millis then
   return 1
 end
 return 0

@@ -33,16 +33,12 @@ local millis = members_now()
 local readers = members_live(KEYS[3], found[3], millis)
 
 if found[1] == 'none' and readers == 0 then
-  local refused, last = fence_check(KEYS[2])
-  if refused then
-    return refused
-  end
-  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  local token = fence_next(KEYS[2], ARGV[3], last)
-  if found[4] == 'zset' then
-    redis.call('zrem', KEYS[4], ARGV[1])
-  end
-  return {1, token}
+  return fence_grant(KEYS[2], ARGV[3], function()
+    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    if found[4] == 'zset' then
+      redis.call('zrem', KEYS[4], ARGV[1])
+    end
+  end)
 end
 
 members_add(KEYS[4], ARGV[1], millis, tonumber(ARGV[4]))

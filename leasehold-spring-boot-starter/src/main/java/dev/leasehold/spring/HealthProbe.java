@@ -18,12 +18,27 @@ import java.util.function.Supplier;
  */
 final class HealthProbe {
 
-    private HealthProbe() {
+    /** The message both indicators report with a DOWN. */
+    static final String FAILURE = "Leasehold's Redis health check failed";
+
+    private final LockClient described;
+    private final Supplier<RedisLockClient> connected;
+
+    HealthProbe(RedisLockClient client) {
+        this(client, () -> client);
+    }
+
+    HealthProbe(LazyRedisLockClient client) {
+        this(client, client::connected);
+    }
+
+    private HealthProbe(LockClient described, Supplier<RedisLockClient> connected) {
+        this.described = described;
+        this.connected = connected;
     }
 
     /** Reports the server (without credentials) first, so a DOWN report names it too, then probes. */
-    static Map<String, Object> run(LockClient described, Supplier<RedisLockClient> connected,
-                                   BiConsumer<String, Object> server) {
+    Map<String, Object> run(BiConsumer<String, Object> server) {
         server.accept("server", described.describe());
         RedisLockClient client = connected.get();
         long start = System.nanoTime();

@@ -1,11 +1,8 @@
 package dev.leasehold.spring;
 
-import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
-
-import java.util.function.Supplier;
 
 /**
  * {@link LeaseholdHealthIndicator} for Spring Boot 3, whose Actuator keeps health indicators in
@@ -15,26 +12,24 @@ import java.util.function.Supplier;
  */
 public class LeaseholdBoot3HealthIndicator extends AbstractHealthIndicator {
 
-    private final LockClient client;
-    private final Supplier<RedisLockClient> connected;
+    private final HealthProbe probe;
 
     public LeaseholdBoot3HealthIndicator(RedisLockClient client) {
-        this(client, () -> client);
+        this(new HealthProbe(client));
     }
 
     /** For a client that connects at its first use: DOWN until the server answers. */
     public LeaseholdBoot3HealthIndicator(LazyRedisLockClient client) {
-        this(client, client::connected);
+        this(new HealthProbe(client));
     }
 
-    private LeaseholdBoot3HealthIndicator(LockClient client, Supplier<RedisLockClient> connected) {
-        super("Leasehold's Redis health check failed");
-        this.client = client;
-        this.connected = connected;
+    private LeaseholdBoot3HealthIndicator(HealthProbe probe) {
+        super(HealthProbe.FAILURE);
+        this.probe = probe;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.up().withDetails(HealthProbe.run(client, connected, builder::withDetail));
+        builder.up().withDetails(probe.run(builder::withDetail));
     }
 }

@@ -1,11 +1,8 @@
 package dev.leasehold.spring;
 
-import dev.leasehold.LockClient;
 import dev.leasehold.redis.RedisLockClient;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-
-import java.util.function.Supplier;
 
 /**
  * Health of the lock backend, for Spring Boot Actuator ({@code /actuator/health/leasehold}): UP when
@@ -21,26 +18,24 @@ public class LeaseholdHealthIndicator extends AbstractHealthIndicator {
     /** The lock name the probe reads. */
     public static final String PROBE_NAME = "leasehold:health";
 
-    private final LockClient client;
-    private final Supplier<RedisLockClient> connected;
+    private final HealthProbe probe;
 
     public LeaseholdHealthIndicator(RedisLockClient client) {
-        this(client, () -> client);
+        this(new HealthProbe(client));
     }
 
     /** For a client that connects at its first use: DOWN until the server answers. */
     public LeaseholdHealthIndicator(LazyRedisLockClient client) {
-        this(client, client::connected);
+        this(new HealthProbe(client));
     }
 
-    private LeaseholdHealthIndicator(LockClient client, Supplier<RedisLockClient> connected) {
-        super("Leasehold's Redis health check failed");
-        this.client = client;
-        this.connected = connected;
+    private LeaseholdHealthIndicator(HealthProbe probe) {
+        super(HealthProbe.FAILURE);
+        this.probe = probe;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.up().withDetails(HealthProbe.run(client, connected, builder::withDetail));
+        builder.up().withDetails(probe.run(builder::withDetail));
     }
 }

@@ -20,14 +20,11 @@ import java.util.concurrent.CompletableFuture;
  * or later (scripts then {@code SPUBLISH}, which reaches that slot's nodes only), else with plain
  * {@code SUBSCRIBE}, whose messages every node forwards to the whole cluster.
  */
-public final class ClusterDeployment implements RedisDeployment {
+public final class ClusterDeployment
+        extends LettuceDeployment<RedisClusterClient, StatefulRedisClusterConnection<String, String>> {
 
-    private final RedisClusterClient client;
     private final String description;
-    private final StatefulRedisClusterConnection<String, String> connection;
     private final boolean sharded;
-    private final Duration commandTimeout;
-    private final boolean ownsClient;
 
     /**
      * @param sharded        whether every node supports sharded pub/sub (Redis 7 or later)
@@ -42,12 +39,9 @@ public final class ClusterDeployment implements RedisDeployment {
     private ClusterDeployment(RedisClusterClient client, String description,
                               StatefulRedisClusterConnection<String, String> connection, boolean sharded,
                               Duration commandTimeout, boolean ownsClient) {
-        this.client = client;
+        super(client, connection, commandTimeout, ownsClient);
         this.description = description;
-        this.connection = connection;
         this.sharded = sharded;
-        this.commandTimeout = commandTimeout;
-        this.ownsClient = ownsClient;
     }
 
     @Override
@@ -92,8 +86,8 @@ public final class ClusterDeployment implements RedisDeployment {
     @Override
     public RedisDeployment dedicated() {
         try {
-            return new ClusterDeployment(client, description, client.connect(StringCodec.UTF8), sharded, commandTimeout,
-                    false);
+            return new ClusterDeployment(client, description, client.connect(StringCodec.UTF8), sharded,
+                    commandTimeout(), false);
         } catch (RuntimeException e) {
             throw RedisErrors.translate(description, "opening the replica-ack connection", e);
         }
@@ -120,19 +114,6 @@ public final class ClusterDeployment implements RedisDeployment {
                     return node.async().waitForReplication(replicas, timeout.toMillis()).toCompletableFuture()
                             .thenCombine(served, (acks, here) -> here ? acks : 0L);
                 });
-    }
-
-    @Override
-    public Duration commandTimeout() {
-        return commandTimeout;
-    }
-
-    @Override
-    public void close() {
-        connection.close();
-        if (ownsClient) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
     }
 
     private record Link(StatefulRedisClusterPubSubConnection<String, String> connection, boolean sharded)

@@ -18,13 +18,9 @@ import java.util.function.BiConsumer;
  * reconfiguration), so both connections reconnect to the promoted replica and Lettuce
  * re-subscribes the waiters' channels there.
  */
-public final class ServerDeployment implements RedisDeployment {
+public final class ServerDeployment extends LettuceDeployment<RedisClient, StatefulRedisConnection<String, String>> {
 
-    private final RedisClient client;
     private final RedisEndpoint endpoint;
-    private final StatefulRedisConnection<String, String> connection;
-    private final Duration commandTimeout;
-    private final boolean ownsClient;
 
     /** @param commandTimeout see {@link RedisDeployment#commandTimeout()}; non-null means this owns the client */
     public ServerDeployment(RedisClient client, RedisEndpoint endpoint, StatefulRedisConnection<String, String> connection,
@@ -34,18 +30,15 @@ public final class ServerDeployment implements RedisDeployment {
 
     private ServerDeployment(RedisClient client, RedisEndpoint endpoint, StatefulRedisConnection<String, String> connection,
                              Duration commandTimeout, boolean ownsClient) {
-        this.client = client;
+        super(client, connection, commandTimeout, ownsClient);
         this.endpoint = endpoint;
-        this.connection = connection;
-        this.commandTimeout = commandTimeout;
-        this.ownsClient = ownsClient;
     }
 
     @Override
     public RedisDeployment dedicated() {
         try {
             return new ServerDeployment(client, endpoint, LettuceConnections.connect(client, endpoint).join(),
-                    commandTimeout, false);
+                    commandTimeout(), false);
         } catch (RuntimeException e) {
             throw RedisErrors.translate(endpoint.describe(), "opening the replica-ack connection", e);
         }
@@ -93,19 +86,6 @@ public final class ServerDeployment implements RedisDeployment {
             });
             return new Link(c);
         });
-    }
-
-    @Override
-    public Duration commandTimeout() {
-        return commandTimeout;
-    }
-
-    @Override
-    public void close() {
-        connection.close();
-        if (ownsClient) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
     }
 
     private record Link(StatefulRedisPubSubConnection<String, String> connection) implements PubSubLink {
