@@ -84,7 +84,10 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
         return semaphore;
     }
 
-    /** The lock of {@code kind} named {@code name}: any kind but a semaphore's, which needs its permit count. */
+    /**
+     * The lock of {@code kind} named {@code name}; for a {@link LockKind.Permits}, the lock whose every
+     * acquisition takes one permit of {@link #semaphore(String, int, LockOptions)}.
+     */
     public DistributedLock lockOf(LockKind kind, String name, LockOptions options) {
         if (kind instanceof LockKind.Permits permits) {
             return ((EngineSemaphore) semaphore(name, permits.permits(), options)).lock();
