@@ -4,26 +4,24 @@ import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.etcd.internal.QueueKeys;
-import dev.leasehold.spi.Backend;
-import dev.leasehold.spi.Inspector;
-import dev.leasehold.spi.LeaderRecords;
+import dev.leasehold.spi.InspectedBackend;
+import dev.leasehold.spi.KindProtocols;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The etcd backend behind an {@link EtcdLockClient}: one {@link EtcdQueueProtocol} per lock kind (one
  * per number of permits for semaphores) and lease mode (watchdog keys on the client's
  * {@link Sessions}, fixed leases on leases of their own), sharing the client's {@link Acquisitions};
- * the {@link EtcdInspector}; and the end of the sessions and of the jetcd client.
+ * the {@link EtcdInspector}; leader records by {@link EtcdLeaderRecords}: a key per term beside the
+ * election's queue, on the etcd lease of the leader's key, deleted when the term ends; and the end of
+ * the sessions and of the jetcd client.
  */
-final class EtcdBackend implements Backend {
+final class EtcdBackend extends InspectedBackend<EtcdInspector> {
 
     private final Client client;
     private final boolean ownsClient;
@@ -32,12 +30,14 @@ final class EtcdBackend implements Backend {
     private final Duration operationTimeout;
     private final Sessions sessions;
     private final Acquisitions acquisitions;
-    /** One protocol per kind and lease mode: the engine keeps its local queues and Java lock views per protocol. */
-    private final Map<Mode, EtcdQueueProtocol> protocols = new ConcurrentHashMap<>();
-    private final EtcdInspector inspector;
-    private final EtcdLeaderRecords leaderRecords;
+    /** The kinds whose keys go on the client's session leases (watchdog leases). */
+    private final KindProtocols<EtcdQueueProtocol> sessionKinds;
+    /** The kinds whose keys go on leases of their own (fixed leases). */
+    private final KindProtocols<EtcdQueueProtocol> ownLeaseKinds;
 
     EtcdBackend(Client client, boolean ownsClient, String description, String keyPrefix, Duration operationTimeout) {
+        super(new EtcdInspector(client, keyPrefix, description, operationTimeout),
+                new EtcdLeaderRecords(client, keyPrefix, description));
         this.client = client;
         this.ownsClient = ownsClient;
         this.description = description;
@@ -45,17 +45,13 @@ final class EtcdBackend implements Backend {
         this.operationTimeout = operationTimeout;
         this.sessions = new Sessions(client);
         this.acquisitions = new Acquisitions(client, sessions, operationTimeout);
-        this.inspector = new EtcdInspector(client, keyPrefix, description, operationTimeout);
-        this.leaderRecords = new EtcdLeaderRecords(client, keyPrefix, description);
+        this.sessionKinds = new KindProtocols<>(kind -> newProtocol(kind, true));
+        this.ownLeaseKinds = new KindProtocols<>(kind -> newProtocol(kind, false));
     }
 
     @Override
     public String describe() {
         return description;
-    }
-
-    /** A kind and whether its keys go on session leases. */
-    private record Mode(LockKind kind, boolean shared) {
     }
 
     /**
@@ -65,11 +61,11 @@ final class EtcdBackend implements Backend {
      */
     @Override
     public EtcdQueueProtocol protocol(LockKind kind, LockOptions options) {
-        return protocols.computeIfAbsent(new Mode(kind, options.isWatchdog()), this::newProtocol);
+        return (options.isWatchdog() ? sessionKinds : ownLeaseKinds).of(kind);
     }
 
-    private EtcdQueueProtocol newProtocol(Mode mode) {
-        return new EtcdQueueProtocol(client, acquisitions, keyPrefix, mode.kind(), mode.shared(), description);
+    private EtcdQueueProtocol newProtocol(LockKind kind, boolean shared) {
+        return new EtcdQueueProtocol(client, acquisitions, keyPrefix, kind, shared, description);
     }
 
     /**
@@ -79,7 +75,7 @@ final class EtcdBackend implements Backend {
     @Override
     public int availablePermits(String name, int permits) {
         QueueKeys queue = QueueKeys.of(keyPrefix, name);
-        List<KeyValue> keys = inspector.await(client.getKVClient().get(queue.directory(),
+        List<KeyValue> keys = inspecting().await(client.getKVClient().get(queue.directory(),
                 GetOption.builder().isPrefix(true).withKeysOnly(true).build()), "the count of permits of '"
                 + name + "'").getKvs();
         int live = 0;
@@ -93,20 +89,6 @@ final class EtcdBackend implements Backend {
             }
         }
         return Math.max(0, permits - live);
-    }
-
-    @Override
-    public Optional<Inspector> inspector() {
-        return Optional.of(inspector);
-    }
-
-    /**
-     * Leader records of elections: a key per term beside the election's queue, on the etcd lease of
-     * the leader's key, deleted when the term ends.
-     */
-    @Override
-    public LeaderRecords leaderRecords() {
-        return leaderRecords;
     }
 
     /** Acquisitions (held or waiting) that still have an etcd lease of this client. */

@@ -3,10 +3,9 @@ package dev.leasehold.etcd;
 import dev.leasehold.LockKind;
 import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.spi.AcquireRequest;
-import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
-import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.QueueEntry;
+import dev.leasehold.spi.QueueKindProtocol;
 import dev.leasehold.spi.QueueRule;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
@@ -61,7 +60,7 @@ import java.util.concurrent.CompletableFuture;
  * renewal that finds it gone is refused, and every other lease on it is told at once through its
  * {@link Attempt.Acquired#lossSignal()}.
  */
-final class EtcdQueueProtocol implements LockProtocol {
+final class EtcdQueueProtocol extends QueueKindProtocol {
 
     private static final GetOption QUEUE_ORDER = GetOption.builder()
             .isPrefix(true)
@@ -73,12 +72,10 @@ final class EtcdQueueProtocol implements LockProtocol {
     private final Client client;
     private final Acquisitions acquisitions;
     private final String keyPrefix;
-    private final LockKind kind;
     /** Whether keys go on the client's session leases (watchdog leases) rather than leases of their own. */
     private final boolean shared;
     /** The tag of this kind's keys ({@link QueueKeys#tag}). */
     private final String tag;
-    private final String description;
 
     /**
      * @param kind   the lock kind this protocol serves
@@ -86,28 +83,12 @@ final class EtcdQueueProtocol implements LockProtocol {
      */
     EtcdQueueProtocol(Client client, Acquisitions acquisitions, String keyPrefix, LockKind kind, boolean shared,
                       String description) {
+        super(description, kind);
         this.client = client;
         this.acquisitions = acquisitions;
         this.keyPrefix = keyPrefix;
-        this.kind = kind;
         this.shared = shared;
         this.tag = QueueKeys.tag(QueueEntry.of(kind));
-        this.description = description;
-    }
-
-    @Override
-    public String describe() {
-        return description;
-    }
-
-    @Override
-    public String kind() {
-        return kind.tag();
-    }
-
-    @Override
-    public Admission admission() {
-        return QueueRule.admission(kind);
     }
 
     @Override

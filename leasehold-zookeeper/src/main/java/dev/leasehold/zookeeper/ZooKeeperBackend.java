@@ -2,15 +2,11 @@ package dev.leasehold.zookeeper;
 
 import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
-import dev.leasehold.spi.Backend;
-import dev.leasehold.spi.Inspector;
-import dev.leasehold.spi.LeaderRecords;
+import dev.leasehold.spi.InspectedBackend;
+import dev.leasehold.spi.KindProtocols;
 import org.apache.curator.framework.CuratorFramework;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -18,23 +14,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * The ZooKeeper backend behind a {@link ZooKeeperLockClient}: one {@link ZooKeeperProtocol} per lock
  * kind (one per number of permits for semaphores), sharing the client's session watch, node expiry
- * timers and session grants; the {@link ZooKeeperInspector}; and the Curator framework's end.
+ * timers and session grants; the {@link ZooKeeperInspector}; leader records by
+ * {@link ZooKeeperLeaderRecords}: the data of the leader's own lock node, the head of the election's
+ * queue, which disappears with the node (a release, or the session's expiry); and the Curator
+ * framework's end.
  */
-final class ZooKeeperBackend implements Backend {
+final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
 
     private final CuratorFramework curator;
     private final boolean ownsCurator;
     private final String ensemble;
     private final ScheduledExecutorService timers;
     private final SessionWatch session;
-    private final NodeExpiry expiry;
-    private final SessionGrant grants;
-    private final DigestAcls acls;
-    private final boolean localRenewals;
-    /** One protocol per kind: the engine keeps its local queues and Java lock views per protocol. */
-    private final Map<LockKind, ZooKeeperProtocol> protocols = new ConcurrentHashMap<>();
-    private final ZooKeeperInspector inspector;
-    private final ZooKeeperLeaderRecords leaderRecords;
+    private final KindProtocols<ZooKeeperProtocol> protocols;
 
     /**
      * @param acls          the digest user's ACLs every lock directory must carry, or null without digest authentication
@@ -42,11 +34,10 @@ final class ZooKeeperBackend implements Backend {
      */
     ZooKeeperBackend(CuratorFramework curator, boolean ownsCurator, String ensemble, Duration sessionTimeout,
                      Duration operationTimeout, DigestAcls acls, boolean localRenewals) {
+        super(new ZooKeeperInspector(curator, ensemble, operationTimeout), new ZooKeeperLeaderRecords(curator, ensemble));
         this.curator = curator;
         this.ownsCurator = ownsCurator;
         this.ensemble = ensemble;
-        this.acls = acls;
-        this.localRenewals = localRenewals;
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "leasehold-zookeeper-timers");
             thread.setDaemon(true);
@@ -55,8 +46,8 @@ final class ZooKeeperBackend implements Backend {
         executor.setRemoveOnCancelPolicy(true);
         this.timers = executor;
         this.session = new SessionWatch(curator, timers, sessionTimeout);
-        this.expiry = new NodeExpiry(timers);
-        this.grants = new SessionGrant(session::sessionTimeout, () -> {
+        NodeExpiry expiry = new NodeExpiry(timers);
+        SessionGrant grants = new SessionGrant(session::sessionTimeout, () -> {
             try {
                 return curator.getZookeeperClient().getZooKeeper().getSessionId();
             } catch (Exception notConnected) {
@@ -65,8 +56,8 @@ final class ZooKeeperBackend implements Backend {
         });
         EnsembleCheck.check(curator.getZookeeperClient().getCurrentConnectionString(), session.sessionTimeout(), grants);
         curator.getConnectionStateListenable().addListener(session);
-        this.inspector = new ZooKeeperInspector(curator, ensemble, operationTimeout);
-        this.leaderRecords = new ZooKeeperLeaderRecords(curator, ensemble);
+        this.protocols = new KindProtocols<>(kind ->
+                new ZooKeeperProtocol(curator, ensemble, kind, session, expiry, grants, localRenewals, acls));
     }
 
     @Override
@@ -77,17 +68,13 @@ final class ZooKeeperBackend implements Backend {
     /** Every kind, in one queue per name; the options change nothing in how a kind is served here. */
     @Override
     public ZooKeeperProtocol protocol(LockKind kind, LockOptions options) {
-        return protocols.computeIfAbsent(kind, this::newProtocol);
-    }
-
-    private ZooKeeperProtocol newProtocol(LockKind kind) {
-        return new ZooKeeperProtocol(curator, ensemble, kind, session, expiry, grants, localRenewals, acls);
+        return protocols.of(kind);
     }
 
     /** The held permits counted from one listing of the name's queue. */
     @Override
     public int availablePermits(String name, int permits) {
-        return inspector.queue(name).availablePermits(name, permits);
+        return inspecting().queue(name).availablePermits(name, permits);
     }
 
     /**
@@ -99,22 +86,8 @@ final class ZooKeeperBackend implements Backend {
         return false;
     }
 
-    @Override
-    public Optional<Inspector> inspector() {
-        return Optional.of(inspector);
-    }
-
     ZooKeeperInspector zooKeeperInspector() {
-        return inspector;
-    }
-
-    /**
-     * Leader records of elections: the data of the leader's own lock node, the head of the
-     * election's queue; it disappears with the node (a release, or the session's expiry).
-     */
-    @Override
-    public LeaderRecords leaderRecords() {
-        return leaderRecords;
+        return inspecting();
     }
 
     /**

@@ -5,10 +5,9 @@ import dev.leasehold.LockKind;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.spi.AcquireRequest;
-import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
-import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.QueueEntry;
+import dev.leasehold.spi.QueueKindProtocol;
 import dev.leasehold.spi.QueueRule;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
@@ -58,7 +57,7 @@ import static dev.leasehold.zookeeper.BackgroundCalls.code;
  * leaves a {@link KeptMarker} in the node's place (one {@code multi}), which every attempt honours
  * as a holder at the head of the queue until it ends by the server's clock.
  */
-final class ZooKeeperProtocol implements LockProtocol {
+final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /**
      * An acquisition's node: its path, creation zxid and creation time (the server's ms), and when
@@ -82,7 +81,6 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     private final CuratorFramework curator;
     private final String ensemble;
-    private final LockKind kind;
     /** What this kind's nodes ask for, as the rule sees it (and their names say). */
     private final QueueEntry entry;
     private final SessionWatch session;
@@ -105,30 +103,15 @@ final class ZooKeeperProtocol implements LockProtocol {
      */
     ZooKeeperProtocol(CuratorFramework curator, String ensemble, LockKind kind, SessionWatch session,
                       NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls) {
+        super(ensemble, kind);
         this.grants = grants;
         this.localRenewals = localRenewals;
         this.acls = acls;
         this.curator = curator;
         this.ensemble = ensemble;
-        this.kind = kind;
         this.entry = QueueEntry.of(kind);
         this.session = session;
         this.expiry = expiry;
-    }
-
-    @Override
-    public String describe() {
-        return ensemble;
-    }
-
-    @Override
-    public String kind() {
-        return kind.tag();
-    }
-
-    @Override
-    public Admission admission() {
-        return QueueRule.admission(kind);
     }
 
     @Override
@@ -651,6 +634,6 @@ final class ZooKeeperProtocol implements LockProtocol {
 
     @Override
     public String toString() {
-        return "ZooKeeperProtocol[" + kind + ", " + ensemble + "]";
+        return "ZooKeeperProtocol[" + lockKind() + ", " + ensemble + "]";
     }
 }
