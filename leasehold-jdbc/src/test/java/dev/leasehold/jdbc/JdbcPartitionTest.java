@@ -73,22 +73,30 @@ class JdbcPartitionTest {
         FaultProxy proxy = closed(FaultProxy.start(server.get().host(), server.get().port()));
         JdbcLockClient partitioned = closed(JdbcLocks.create(pool(url(proxy.host(), proxy.port()), PARTITIONED)));
         JdbcLockClient direct = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "direct")));
-        String name = "partition:hold:" + System.nanoTime();
         AtomicInteger partitions = new AtomicInteger();
-        FaultRun.Result result = new FaultRun(PARTITIONED).run(locks(name, partitioned, direct), holders(), FaultRun.duration(), end -> {
-            while (System.nanoTime() < end) {
-                if (partitioned.heldLeases() > 0) {
-                    partition(proxy);
-                    partitions.incrementAndGet();
-                } else {
-                    FaultRun.pause(5);
-                }
-            }
-        });
-        report("partitioned mid-hold (" + partitions + " partitions)", result);
-        assertSafe(result);
+        int lost = 0;
+        // Every run must be safe. The direct client can win every handoff of a short run, so the
+        // partitioned one may never hold, or be cut only as it releases: such a run shows no loss, and a
+        // new one (at most two more) is made.
+        for (int run = 0; run < 3 && lost == 0; run++) {
+            String name = "partition:hold:" + System.nanoTime();
+            FaultRun.Result result = new FaultRun(PARTITIONED).run(locks(name, partitioned, direct), holders(),
+                    FaultRun.duration(), end -> {
+                        while (System.nanoTime() < end) {
+                            if (partitioned.heldLeases() > 0) {
+                                partition(proxy);
+                                partitions.incrementAndGet();
+                            } else {
+                                FaultRun.pause(5);
+                            }
+                        }
+                    });
+            report("partitioned mid-hold (" + partitions + " partitions)", result);
+            assertSafe(result);
+            lost = result.leasesLost();
+        }
         assertThat(partitions.get()).isPositive();
-        assertThat(result.leasesLost()).as("a partition cost the partitioned holder its lease").isPositive();
+        assertThat(lost).as("a partition cost the partitioned holder its lease, in one of three runs").isPositive();
     }
 
     @Test
@@ -181,25 +189,32 @@ class JdbcPartitionTest {
         FaultProxy proxy = closed(FaultProxy.start(server.get().host(), server.get().port()));
         JdbcLockClient direct = closed(JdbcLocks.create(pool(server.get().jdbcUrl(), "direct")));
         HikariDataSource behindProxy = pool(url(proxy.host(), proxy.port()), PARTITIONED);
-        String name = "partition:lying:" + System.nanoTime();
         LeaseEngine lying = lyingEngine();
         JdbcLockProtocol protocol = lyingProtocol(behindProxy);
-        List<DistributedLock> locks = List.of(lying.lock(IndexedText.name(name), LEASE, new LyingRenewals(protocol)),
-                lying.lock(IndexedText.name(name), LEASE, new LyingRenewals(protocol)),
-                direct.lock(name, LEASE), direct.lock(name, LEASE));
         AtomicInteger partitions = new AtomicInteger();
-        FaultRun.Result result = new FaultRun(PARTITIONED).run(locks, holders(), FaultRun.duration(), end -> {
-            while (System.nanoTime() < end) {
-                if (lying.heldLeases() > 0) {
-                    partition(proxy);
-                    partitions.incrementAndGet();
-                    FaultRun.pause(500);
-                } else {
-                    FaultRun.pause(5);
+        FaultRun.Result result = null;
+        // The direct client can win every handoff of a short run, so the broken one never holds and no
+        // partition is cut; such a run proves nothing either way, and a new one (at most two more) is made.
+        for (int run = 0; run < 3 && partitions.get() == 0; run++) {
+            String name = "partition:lying:" + System.nanoTime();
+            List<DistributedLock> locks = List.of(lying.lock(IndexedText.name(name), LEASE, new LyingRenewals(protocol)),
+                    lying.lock(IndexedText.name(name), LEASE, new LyingRenewals(protocol)),
+                    direct.lock(name, LEASE), direct.lock(name, LEASE));
+            result = new FaultRun(PARTITIONED).run(locks, holders(), FaultRun.duration(), end -> {
+                while (System.nanoTime() < end) {
+                    if (lying.heldLeases() > 0) {
+                        partition(proxy);
+                        partitions.incrementAndGet();
+                        FaultRun.pause(500);
+                    } else {
+                        FaultRun.pause(5);
+                    }
                 }
-            }
-        });
-        report("BROKEN (lying renewals), partitioned mid-hold (" + partitions + " partitions)", result);
+            });
+            report("BROKEN (lying renewals), partitioned mid-hold (" + partitions + " partitions)", result);
+        }
+        assertThat(partitions.get()).as("the broken client held the lock and was partitioned in one of three runs")
+                .isPositive();
         assertThat(result.verdict().overlaps()).as(result.toString()).isPositive();
         assertThat(result.maxOverlapMillis()).isPositive();
     }
