@@ -89,7 +89,9 @@ public final class RedisErrors {
             return "the server has no such database (" + root + "); use a database number below the server's "
                     + "'databases' setting (16 by default), e.g. /0";
         }
-        if (root.startsWith("Invalid first byte")) {
+        // Lettuce says the second when the server writes before the client's handshake, as an HTTP
+        // server answering at once does: whichever of the two a race gives, it is not Redis.
+        if (root.startsWith("Invalid first byte") || root.contains("RedisHandshakeHandler not registered")) {
             return "the server does not speak the Redis protocol (" + root + "); check the port: it may belong to "
                     + "another service, such as an HTTP server";
         }
