@@ -6,13 +6,10 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockInfo;
 import dev.leasehold.LockKind;
 import dev.leasehold.engine.EngineLockClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,25 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * a client, and inherits every test; each test talks to real servers the subclass starts.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-public abstract class InspectorContract {
-
-    private final List<EngineLockClient> clients = Collections.synchronizedList(new ArrayList<>());
-
-    /** A new client of the backend under test. */
-    protected abstract EngineLockClient connect();
-
-    /** A new client, closed after the test. */
-    protected final EngineLockClient client() {
-        EngineLockClient client = connect();
-        clients.add(client);
-        return client;
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.forEach(EngineLockClient::close);
-        clients.clear();
-    }
+public abstract class InspectorContract extends ClientsPerTest {
 
     /** A lock name no other test uses. */
     protected static String name(String what) {

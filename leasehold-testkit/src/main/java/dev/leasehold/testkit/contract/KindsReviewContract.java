@@ -9,13 +9,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.StaleTokenException;
 import dev.leasehold.engine.EngineLockClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -30,25 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * another number of permits than the live ones. A backend module extends it and says how to connect.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-public abstract class KindsReviewContract {
+public abstract class KindsReviewContract extends ClientsPerTest {
 
     private static final Duration SHORT_TTL = Duration.ofSeconds(3);
-    private final List<EngineLockClient> clients = Collections.synchronizedList(new ArrayList<>());
-
-    /** A new client of the backend under test. */
-    protected abstract EngineLockClient connect();
-
-    private EngineLockClient client() {
-        EngineLockClient client = connect();
-        clients.add(client);
-        return client;
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.forEach(EngineLockClient::close);
-        clients.clear();
-    }
 
     private static String name(String what) {
         return "review:" + what + ":" + System.nanoTime();
