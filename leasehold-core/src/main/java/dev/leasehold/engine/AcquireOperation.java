@@ -180,11 +180,11 @@ final class AcquireOperation {
         return handedOut;
     }
 
-    /** Cancels the operation (if still running) and returns a future that completes when cleanup is done. */
-    CompletableFuture<Void> cancel() {
-        if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            cleanedUp.complete(null);
-        }
+    /**
+     * Completes once the operation has cleaned up: after its failure or cancellation (the abandon
+     * sent, the subscription dropped), or after its grant (the subscription dropped).
+     */
+    CompletableFuture<Void> cleanedUp() {
         return cleanedUp;
     }
 

@@ -108,12 +108,18 @@ final class EngineLock implements DistributedLock {
         }
     }
 
-    /** Cancels an interrupted acquisition and waits (boundedly) until it has cleaned up. */
+    /**
+     * Cancels an interrupted acquisition and waits (boundedly) until it has cleaned up. The caller's
+     * future is cancelled, not the engine's: that decides atomically between a lease the engine
+     * completes later (the operation discards it) and one already handed out (released here). The
+     * engine's own future can have its lease while the caller's is not yet complete; checking the
+     * caller's then would leak that lease, renewed by the watchdog, to nobody.
+     */
     private void abandon(AcquireOperation operation, CompletableFuture<Lease> future) {
-        CompletableFuture<Void> cleanedUp = operation.cancel();
-        if (future.isDone() && !future.isCompletedExceptionally()) {
+        if (!future.cancel(false) && !future.isCompletedExceptionally()) {
             future.join().release();
         }
+        CompletableFuture<Void> cleanedUp = operation.cleanedUp();
         long timeoutNanos = engine.settings().operationTimeout().toNanos() * 2;
         try {
             cleanedUp.get(timeoutNanos, TimeUnit.NANOSECONDS);

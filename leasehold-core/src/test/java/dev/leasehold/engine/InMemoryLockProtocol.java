@@ -119,7 +119,6 @@ class InMemoryLockProtocol implements LockProtocol {
         holdingReplies = true;
     }
 
-    /** Renewal replies are kept back until {@link #resumeReplies()}; the renewals themselves take effect. */
     /** Makes the backend grant every lease only {@code granted} from each confirmation, as a session would. */
     void grantOnly(Duration granted) {
         this.granted = granted;
@@ -130,6 +129,7 @@ class InMemoryLockProtocol implements LockProtocol {
         return granted;
     }
 
+    /** Renewal replies are kept back until {@link #resumeReplies()}; the renewals themselves take effect. */
     synchronized void holdRenewals() {
         holdingRenewals = true;
     }
@@ -175,6 +175,11 @@ class InMemoryLockProtocol implements LockProtocol {
     /** Frees the lock whoever holds it, as an expiry would. */
     synchronized void expire(String name) {
         keys.remove(name);
+    }
+
+    /** How many replies are kept back now. */
+    synchronized int heldReplies() {
+        return heldReplies.size();
     }
 
     int acquireCalls() {
