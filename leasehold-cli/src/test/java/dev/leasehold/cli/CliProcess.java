@@ -36,6 +36,9 @@ final class CliProcess {
     /** Starts {@code leasehold args...} in {@code dir} with {@code env} added to this JVM's environment. */
     static CliProcess start(Path dir, Map<String, String> env, String... args) {
         List<String> command = new ArrayList<>();
+        // As from a terminal, SIGINT does what Ctrl-C does: a build started by a shell's '&' passes
+        // SIGINT on ignored, and a JVM that inherits it ignored never installs its handler. env execs java, same pid.
+        command.addAll(List.of("env", "--default-signal=INT"));
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(FAST_START);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
