@@ -254,12 +254,16 @@ final class ManagedLease implements Lease {
     /**
      * Releases a lease nobody will use: granted after its acquisition was given up. Its key may
      * already be gone (the acquisition's clean-up deleted it), which is no news worth a warning.
+     * It is deleted even within {@link LockOptions#holdAtLeast}: that keeps a lock after work its
+     * holder did, and no holder did any under this lease; keeping it would leave the lock held by
+     * nobody for holdAtLeast (or, on a backend that cannot keep it, for the ttl), where the
+     * clean-up of an acquire given up a moment earlier frees it at once.
      */
     void discard() {
         release(true);
     }
 
-    private CompletableFuture<ReleaseStatus> release(boolean quiet) {
+    private CompletableFuture<ReleaseStatus> release(boolean discarding) {
         CompletableFuture<ReleaseStatus> mine = new CompletableFuture<>();
         if (!release.compareAndSet(null, mine)) {
             return release.get();
@@ -269,7 +273,7 @@ final class ManagedLease implements Lease {
         boolean wasHeld = lifecycle.beginRelease() || releasedWhileHeld;
         releasedWhileHeld = wasHeld;
         renewal.stop();
-        if (!wasHeld && !quiet) {
+        if (!wasHeld && !discarding) {
             reportOverrun();
         }
         if (!wasHeld && engine.isClosed()) {
@@ -280,14 +284,14 @@ final class ManagedLease implements Lease {
             // A lease lost before its release is not kept: the compare-and-delete finds it gone.
             return releaseLost(mine);
         }
-        CompletableFuture<ReleaseOutcome> deletion = endOnServer();
+        CompletableFuture<ReleaseOutcome> deletion = discarding ? protocol.release(lockName, holder) : endOnServer();
         // After the release is on the wire: the next local waiter's attempt then queues behind it.
         onEnd.accept(this);
         timeouts.bound(deletion)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         release.compareAndSet(mine, null);
-                        if (!quiet) {
+                        if (!discarding) {
                             engine.events().releaseFailed();
                         }
                         mine.completeExceptionally(Futures.translate(error, protocol.describe(),
@@ -297,7 +301,7 @@ final class ManagedLease implements Lease {
                     lifecycle.finishRelease();
                     ReleaseStatus status = outcome.released() ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
                     report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
-                    if (status == ReleaseStatus.ALREADY_LOST && !quiet) {
+                    if (status == ReleaseStatus.ALREADY_LOST && !discarding) {
                         // Lost on the server without this client noticing: this is its one report.
                         engine.events().leaseLost(LossReason.REFUSED);
                         reportOverrun();
