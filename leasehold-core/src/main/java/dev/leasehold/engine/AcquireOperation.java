@@ -300,13 +300,17 @@ final class AcquireOperation {
     }
 
     private void onHeld(Attempt.Held held, CompletableFuture<Wake> wake) {
+        // Not waited for: the attempt's own wake ends too, since a backend's wake can be a watch on
+        // the server (etcd's) that would otherwise stay open until the holder's key went.
         if (result.isDone()) {
             cancel(wake);
+            cancelOwn(held);
             return;
         }
         long untilDeadline = wait == null ? Long.MAX_VALUE : waitDeadlineNanos - System.nanoTime();
         if (untilDeadline <= 0) {
             cancel(wake);
+            cancelOwn(held);
             fail(timedOut());
             return;
         }
@@ -330,9 +334,7 @@ final class AcquireOperation {
         first.whenComplete((why, error) -> {
             timer.cancel(false);
             cancel(wake);
-            if (held.wake() instanceof CompletableFuture<Wake> own) {
-                own.cancel(false);
-            }
+            cancelOwn(held);
             if (why instanceof Wake.Granted handoff && recentStamps.contains(handoff.stamp())) {
                 onAcquired(handoff.token(), handoff.stamp(), null);
             } else {
@@ -480,6 +482,13 @@ final class AcquireOperation {
             return CompletableFuture.completedFuture(null);
         }
         return subscribed.unsubscribe().exceptionally(error -> null);
+    }
+
+    /** Cancels the wake a backend gave this attempt ({@link Attempt.Held#wake()}), if any. */
+    private static void cancelOwn(Attempt.Held held) {
+        if (held.wake() instanceof CompletableFuture<Wake> own) {
+            own.cancel(false);
+        }
     }
 
     private static void cancel(CompletableFuture<?> future) {
