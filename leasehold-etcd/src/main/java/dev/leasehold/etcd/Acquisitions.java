@@ -14,6 +14,7 @@ import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,27 +59,11 @@ final class Acquisitions {
     /** What a confirmed keep-alive found. */
     private enum Liveness { ALIVE, LEASE_GONE, KEY_GONE }
 
-    /** The lease of one acquisition; replaced when it had to be granted again or lengthened. */
-    private static final class Slot {
-        volatile CompletableFuture<Acquisition> current;
-        /** The last renewal or extension: each waits for the one before, which may replace the lease. */
-        private CompletableFuture<Boolean> lastRenewal = CompletableFuture.completedFuture(true);
-        /**
-         * The last attempt: a release or abandon waits for it, since its {@code Txn} may still create
-         * the key (a session, unlike an own lease, is not revoked with the acquisition).
-         */
-        volatile CompletableFuture<?> lastAttempt = CompletableFuture.completedFuture(null);
-
-        Slot(CompletableFuture<Acquisition> current) {
-            this.current = current;
-        }
-    }
-
     private static final long KEEP_ALIVE_RETRY_MILLIS = 50;
 
     private final Client client;
     private final Sessions sessions;
-    private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+    private final Map<String, AcquisitionSlot> slots = new ConcurrentHashMap<>();
     private final long retryNanos;
 
     /**
@@ -108,46 +93,58 @@ final class Acquisitions {
      */
     <T> CompletableFuture<T> withLease(String holder, QueueKeys queue, String tag, Duration ttl, boolean shared,
                                        Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
-        Slot slot = slots.get(holder);
+        AcquisitionSlot slot = slots.get(holder);
+        boolean justGranted = false;
         if (slot == null) {
-            Slot fresh = new Slot(place(queue, tag, ttl, shared));
+            AcquisitionSlot fresh = new AcquisitionSlot(place(queue, tag, ttl, shared));
             slot = slots.putIfAbsent(holder, fresh);
-            if (slot == null && !shared) {
-                CompletableFuture<T> first = fresh.current.thenCompose(use);
-                fresh.lastAttempt = first;
-                return first.copy();
-            }
             if (slot == null) {
                 slot = fresh;
+                justGranted = !shared;
             }
         }
-        Slot known = slot;
-        CompletableFuture<T> attempt = known.current.thenCompose(acquisition -> {
-            CompletableFuture<Liveness> alive = keepAlive(acquisition, false);
-            CompletableFuture<T> used = use.apply(acquisition);
-            return alive.handle((liveness, error) -> {
-                if (error != null || liveness != Liveness.ALIVE) {
-                    used.thenAccept(discard);
-                }
-                if (error != null) {
-                    throw new CompletionException(EtcdErrors.unwrap(error));
-                }
-                return liveness == Liveness.ALIVE;
-            }).thenCompose(isAlive -> {
-                if (isAlive) {
-                    return used;
-                }
-                if (acquisition.session() != null) {
-                    sessions.gone(acquisition.session(), acquisition.lost());
-                }
-                CompletableFuture<Acquisition> again = place(queue, tag, ttl, shared);
-                known.current = again;
-                return again.thenCompose(use);
-            });
-        });
-        known.lastAttempt = attempt;
+        AcquisitionSlot known = slot;
+        CompletableFuture<Void> admitted = new CompletableFuture<>();
+        CompletableFuture<Acquisition> current = admitted.thenCompose(ignored -> known.current);
+        CompletableFuture<T> attempt = justGranted ? current.thenCompose(use)
+                : current.thenCompose(acquisition -> keptAlive(known, acquisition, queue, tag, ttl, shared, use, discard));
+        if (!known.admit(attempt)) {
+            // Abandoned since the look-up: the abandon may have deleted the key this attempt would create.
+            return CompletableFuture.failedFuture(new CancellationException("the acquisition was abandoned"));
+        }
+        admitted.complete(null);
         // A copy: the engine may cancel what it gets, and the release must still wait for the Txn.
         return attempt.copy();
+    }
+
+    /**
+     * {@code use} with {@code acquisition}, whose lease a keep-alive sent alongside extends; if it had
+     * expired, {@code use}'s result is dropped and it runs again on a newly placed key.
+     */
+    private <T> CompletableFuture<T> keptAlive(AcquisitionSlot slot, Acquisition acquisition, QueueKeys queue,
+                                               String tag, Duration ttl, boolean shared,
+                                               Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
+        CompletableFuture<Liveness> alive = keepAlive(acquisition, false);
+        CompletableFuture<T> used = use.apply(acquisition);
+        return alive.handle((liveness, error) -> {
+            if (error != null || liveness != Liveness.ALIVE) {
+                used.thenAccept(discard);
+            }
+            if (error != null) {
+                throw new CompletionException(EtcdErrors.unwrap(error));
+            }
+            return liveness == Liveness.ALIVE;
+        }).thenCompose(isAlive -> {
+            if (isAlive) {
+                return used;
+            }
+            if (acquisition.session() != null) {
+                sessions.gone(acquisition.session(), acquisition.lost());
+            }
+            CompletableFuture<Acquisition> again = place(queue, tag, ttl, shared);
+            slot.current = again;
+            return again.thenCompose(use);
+        });
     }
 
     /**
@@ -157,7 +154,7 @@ final class Acquisitions {
      *         is unknown
      */
     CompletableFuture<Boolean> renew(String holder, Duration ttl) {
-        Slot slot = slots.get(holder);
+        AcquisitionSlot slot = slots.get(holder);
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
@@ -188,7 +185,7 @@ final class Acquisitions {
      * on an existing key keeps its create revision, so the token and the queue position stay. An own
      * lease left behind is revoked; a session stays for its other keys.
      */
-    private CompletableFuture<Boolean> lengthen(Slot slot, Acquisition acquisition, String holder, long seconds) {
+    private CompletableFuture<Boolean> lengthen(AcquisitionSlot slot, Acquisition acquisition, String holder, long seconds) {
         // Off the session first: its loss must not be reported for a key that lives on elsewhere.
         leave(acquisition);
         return client.getLeaseClient().grant(seconds).thenCompose(granted -> client.getKVClient().txn()
@@ -215,11 +212,11 @@ final class Acquisitions {
      * @return whether the key was still ours until now
      */
     CompletableFuture<Boolean> revoke(String holder) {
-        Slot slot = slots.remove(holder);
+        AcquisitionSlot slot = slots.remove(holder);
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return settled(slot.lastAttempt).thenCompose(ignored -> slot.current)
+        return slot.end().thenCompose(ignored -> slot.current)
                 .handle((acquisition, grantFailed) -> acquisition)
                 .thenCompose(acquisition -> {
                     if (acquisition == null) {
@@ -238,6 +235,7 @@ final class Acquisitions {
                         }
                         // Not settled: keep it, so a retried release (or abandon) tries again.
                         rejoin(acquisition);
+                        slot.reopen();
                         slots.putIfAbsent(holder, slot);
                         throw new CompletionException(EtcdErrors.unwrap(error));
                     });
@@ -258,13 +256,13 @@ final class Acquisitions {
      * @return whether the key was still ours and is now kept
      */
     CompletableFuture<Boolean> keep(String holder, Duration keepFor) {
-        Slot slot = slots.remove(holder);
+        AcquisitionSlot slot = slots.remove(holder);
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
         CompletableFuture<Acquisition> settled;
         synchronized (slot) {
-            settled = settled(slot.lastAttempt).thenCompose(ignored -> settled(slot.lastRenewal))
+            settled = slot.end().thenCompose(ignored -> settled(slot.lastRenewal))
                     .thenCompose(ignored -> slot.current);
         }
         return settled.handle((acquisition, grantFailed) -> acquisition).thenCompose(acquisition -> {
@@ -289,6 +287,7 @@ final class Acquisitions {
                         if (error != null) {
                             // Not settled: keep it, so a retried release tries again.
                             rejoin(acquisition);
+                            slot.reopen();
                             slots.putIfAbsent(holder, slot);
                         }
                     });
