@@ -111,13 +111,14 @@ final class EngineLock implements DistributedLock {
     /**
      * Cancels an interrupted acquisition and waits (boundedly) until it has cleaned up. The caller's
      * future is cancelled, not the engine's: that decides atomically between a lease the engine
-     * completes later (the operation discards it) and one already handed out (released here). The
+     * completes later (the operation discards it) and one already handed out (discarded here). The
      * engine's own future can have its lease while the caller's is not yet complete; checking the
      * caller's then would leak that lease, renewed by the watchdog, to nobody.
      */
     private void abandon(AcquireOperation operation, CompletableFuture<Lease> future) {
         if (!future.cancel(false) && !future.isCompletedExceptionally()) {
-            future.join().release();
+            // The interrupted caller never sees it: discarded, like a lease the engine completes after the cancel.
+            ((ManagedLease) future.join()).discard();
         }
         CompletableFuture<Void> cleanedUp = operation.cleanedUp();
         long timeoutNanos = engine.settings().operationTimeout().toNanos() * 2;
