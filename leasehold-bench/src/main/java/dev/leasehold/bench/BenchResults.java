@@ -1,7 +1,9 @@
 package dev.leasehold.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Everything one run measured, and the conditions it ran under.
@@ -23,6 +25,16 @@ record BenchResults(BenchSettings settings, Machine machine, UncontendedWorkload
                     ContendedWorkload.Result contendedPerThread, HandoffWorkload.Result handoff,
                     WatchdogWorkload.Result watchdog, UncontendedWorkload.Result redlock, int redlockNodes,
                     Conditions conditions) {
+
+    /** Every cell that failed instead of producing figures, in the order the workloads ran. */
+    List<CellFailure> failures() {
+        return Stream.of(contended, contendedPerThread).flatMap(result -> result.failures().values().stream()).toList();
+    }
+
+    /** Whether a Leasehold cell failed: that is a defect of ours, a peer's failed cell is a finding about the peer. */
+    boolean leaseholdFailed() {
+        return failures().stream().anyMatch(failure -> failure.contender().leasehold());
+    }
 
     /**
      * Whether the machine was otherwise idle: benchmarks on 2 shared cores are only comparable

@@ -13,6 +13,9 @@ import java.nio.file.Path;
  * {@code --out} defaults to {@code leasehold-bench/RESULTS.md} (run from the repository root, as
  * {@code leasehold-bench/run.sh} does); {@code --smoke} runs each workload for one very short
  * iteration, to check the pipeline rather than to measure.
+ *
+ * <p>A cell that fails is reported as failed and the run goes on. The exit code is 1 if a
+ * Leasehold cell failed, 0 otherwise (a peer's failed cell is a finding about the peer).
  */
 public final class BenchRunner {
 
@@ -38,7 +41,11 @@ public final class BenchRunner {
         progress.step("settings: " + settings.name() + "; writing " + out.toAbsolutePath());
         BenchResults results = BenchRun.execute(settings, progress);
         ResultsWriter.write(results, out);
+        results.failures().forEach(failure -> progress.step(failure.contender().label() + " " + failure.report()));
         progress.step("done: " + out.toAbsolutePath());
+        if (results.leaseholdFailed()) {
+            System.exit(1);
+        }
     }
 
     private static void usage(String problem) {

@@ -10,6 +10,9 @@ import java.util.stream.Collectors;
 /** Writes a run's results as the Markdown report, {@code RESULTS.md}. */
 final class ResultsWriter {
 
+    /** A ratio or figure that a failed cell makes impossible. */
+    static final String NOT_AVAILABLE = "n/a";
+
     private ResultsWriter() {
     }
 
@@ -75,7 +78,7 @@ final class ResultsWriter {
         md.append("## Targets of issue 5\n\n| target | measured | met |\n| --- | --- | --- |\n");
         for (Targets.Check check : Targets.evaluate(results)) {
             md.append("| ").append(check.target()).append(" | ").append(check.measured()).append(" | ")
-                    .append(check.met() ? "yes" : "**no**").append(" |\n");
+                    .append(check.verdict()).append(" |\n");
         }
         md.append('\n');
         md.append("## Targets of the lock family\n\nOne client per thread: the mutex against Redisson's `RLock` and the "
@@ -83,7 +86,7 @@ final class ResultsWriter {
                 + "| target | measured | met |\n| --- | --- | --- |\n");
         for (Targets.Check check : Targets.family(results)) {
             md.append("| ").append(check.target()).append(" | ").append(check.measured()).append(" | ")
-                    .append(check.met() ? "yes" : "**no**").append(" |\n");
+                    .append(check.verdict()).append(" |\n");
         }
         md.append('\n');
     }
@@ -202,10 +205,11 @@ final class ResultsWriter {
         ContendedWorkload.Cell floor = result.cells().get(Contender.RAW_FLOOR);
         result.cells().forEach((contender, cell) -> {
             long[] last = cell.perThread().get(cell.perThread().size() - 1);
+            ContendedWorkload.Cell peer = result.cells().get(contender.peer());
             md.append("| ").append(contender.label())
                     .append(" | ").append(Fmt.spread(Spread.of(cell.acquisitionsPerSecond()), Fmt::count))
-                    .append(" | ").append(Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
-                            result.cells().get(contender.peer()).acquisitionsPerSecond()), Fmt::ratio))
+                    .append(" | ").append(peer == null ? NOT_AVAILABLE : Fmt.spread(Spread.ratios(
+                            cell.acquisitionsPerSecond(), peer.acquisitionsPerSecond()), Fmt::ratio))
                     .append(" | ").append(floor == null ? "—" : Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
                             floor.acquisitionsPerSecond()), Fmt::ratio))
                     .append(" | ").append(latency(cell.waitNanos().getValueAtPercentile(50), cell.p50PerRound()))
@@ -217,6 +221,10 @@ final class ResultsWriter {
                     .append(perThread ? " | " + serverPerOperation(result.probes().get(contender)) : "")
                     .append(" |\n");
         });
+        // A failed cell has no figure and takes its ratios with it: every other column is not available.
+        result.failures().forEach((contender, failure) -> md.append("| ").append(contender.label())
+                .append(" | ").append(failure.report())
+                .append((" | " + NOT_AVAILABLE).repeat(perThread ? 8 : 7)).append(" |\n"));
         md.append('\n');
     }
 

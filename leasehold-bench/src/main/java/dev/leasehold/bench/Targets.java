@@ -11,7 +11,26 @@ import java.util.Map;
 final class Targets {
 
     /** One target: what it asks, what was measured, and whether it is met. */
-    record Check(String target, String measured, boolean met) {
+    /**
+     * One target. {@code available} is false when a cell it needs failed: then {@code measured}
+     * names the failure and {@code met} is false but means nothing.
+     */
+    record Check(String target, String measured, boolean met, boolean available) {
+
+        Check(String target, String measured, boolean met) {
+            this(target, measured, met, true);
+        }
+
+        /** The target could not be evaluated because {@code failure}'s cell failed. */
+        static Check unavailable(String target, CellFailure failure) {
+            return new Check(target, "not available: " + failure.contender().label() + " " + failure.report(),
+                    false, false);
+        }
+
+        /** What the report's "met" column shows. */
+        String verdict() {
+            return !available ? "n/a" : met ? "yes" : "**no**";
+        }
     }
 
     private Targets() {
@@ -37,6 +56,12 @@ final class Targets {
             ContendedWorkload.Cell theirs = results.contendedPerThread().cells().get(contender.peer());
             String against = contender.peer().label();
             String what = "Contended, one client per thread, " + contender.label() + ": ";
+            CellFailure failure = failure(results.contendedPerThread(), contender, contender.peer());
+            if (failure != null) {
+                checks.add(Check.unavailable(what + "≥ 3× " + against + "'s acquisitions/s", failure));
+                checks.add(Check.unavailable(what + "p99 wait ≤ ⅓ of " + against + "'s", failure));
+                continue;
+            }
             Spread rate = Spread.ratios(ours.acquisitionsPerSecond(), theirs.acquisitionsPerSecond());
             checks.add(new Check(what + "≥ 3× " + against + "'s acquisitions/s", Fmt.spread(rate, Fmt::ratio) + " ("
                     + Fmt.count(Spread.of(ours.acquisitionsPerSecond()).median()) + " vs "
@@ -107,7 +132,24 @@ final class Targets {
         }
     }
 
+    /** The failure of the first of {@code contenders} whose cell failed, or null. */
+    private static CellFailure failure(ContendedWorkload.Result result, Contender... contenders) {
+        for (Contender contender : contenders) {
+            if (result.failures().containsKey(contender)) {
+                return result.failures().get(contender);
+            }
+        }
+        return null;
+    }
+
     private static void contended(ContendedWorkload.Result result, List<Check> checks) {
+        CellFailure failure = failure(result, Contender.LEASEHOLD, Contender.REDISSON);
+        if (failure != null) {
+            checks.add(Check.unavailable("Contended: ≥ 1.5× Redisson RLock's acquisitions/s", failure));
+            checks.add(Check.unavailable("Contended: p99 wait ≤ 0.5× Redisson RLock's", failure));
+            checks.add(Check.unavailable("Contended: no thread starved (fewest ≥ 0.5× mean, every round)", failure));
+            return;
+        }
         ContendedWorkload.Cell leasehold = result.cells().get(Contender.LEASEHOLD);
         ContendedWorkload.Cell redisson = result.cells().get(Contender.REDISSON);
         Spread rate = Spread.ratios(leasehold.acquisitionsPerSecond(), redisson.acquisitionsPerSecond());

@@ -1,0 +1,62 @@
+package dev.leasehold.bench;
+
+import dev.leasehold.launcher.RedisServer;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A contender whose warm-up throws (as Redisson's RFairLock did with "Unable to acquire
+ * subscription lock after 7500ms") is recorded as a failed cell with that one-line message, and
+ * the contended workload goes on to measure the contenders after it, on a real redis-server.
+ */
+class FailingCellTest {
+
+    private static final String MESSAGE = "Unable to acquire subscription lock after 7500ms";
+
+    @Test
+    void aFailingWarmUpIsRecordedAndTheNextContenderIsMeasured() {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Progress progress = new Progress(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try (RedisServer server = RedisServer.builder().start()) {
+            ContendedWorkload.Result result = new ContendedWorkload(server, BenchSettings.smoke().contended(), progress,
+                    ContendedWorkload.Clients.CLIENT_PER_THREAD, (contender, uris) -> contender == Contender.REDISSON_FAIR
+                    ? failing(contender) : contender.open(uris, Contender.DEFAULT_TTL))
+                    .run(List.of(Contender.LEASEHOLD, Contender.REDISSON_FAIR, Contender.LEASEHOLD_FAIR));
+
+            assertThat(result.failures()).containsOnlyKeys(Contender.REDISSON_FAIR);
+            CellFailure failure = result.failures().get(Contender.REDISSON_FAIR);
+            assertThat(failure.message()).isEqualTo("IllegalStateException: " + MESSAGE);
+            assertThat(failure.report()).startsWith("failed: IllegalStateException: " + MESSAGE)
+                    .contains("failure of the peer");
+            assertThat(result.cells()).containsOnlyKeys(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR);
+            assertThat(log.toString(StandardCharsets.UTF_8)).contains("round 1/1: Leasehold fair lock");
+        }
+    }
+
+    /** A client whose every acquire throws the way Redisson's did under contention. */
+    private static LockAdapter failing(Contender contender) {
+        return new LockAdapter() {
+            @Override
+            public String label() {
+                return contender.label();
+            }
+
+            @Override
+            public Handle lock(String name) {
+                return () -> {
+                    throw new IllegalStateException(MESSAGE);
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+}
