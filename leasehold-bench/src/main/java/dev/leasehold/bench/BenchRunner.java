@@ -1,6 +1,7 @@
 package dev.leasehold.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
@@ -39,8 +40,15 @@ public final class BenchRunner {
         }
         Progress progress = new Progress(System.out);
         progress.step("settings: " + settings.name() + "; writing " + out.toAbsolutePath());
-        BenchResults results = BenchRun.execute(settings, progress);
-        ResultsWriter.write(results, out);
+        Path report = out;
+        // Written after every workload, so a run killed later still leaves the finished ones on disk.
+        BenchResults results = BenchRun.execute(settings, progress, partial -> {
+            try {
+                ResultsWriter.write(partial, report);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         results.failures().forEach(failure -> progress.step(failure.contender().label() + " " + failure.report()));
         progress.step("done: " + out.toAbsolutePath());
         if (results.leaseholdFailed()) {

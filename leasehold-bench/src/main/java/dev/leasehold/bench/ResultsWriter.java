@@ -3,6 +3,7 @@ package dev.leasehold.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -16,25 +17,44 @@ final class ResultsWriter {
     private ResultsWriter() {
     }
 
+    /**
+     * Replaces {@code file} with the report of {@code results} in one atomic rename, so a run killed
+     * while writing leaves the previous report whole rather than a truncated one.
+     */
     static void write(BenchResults results, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, render(results));
+        Path target = file.toAbsolutePath();
+        Files.createDirectories(target.getParent());
+        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+        Files.writeString(temporary, render(results));
+        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     static String render(BenchResults results) {
         StringBuilder md = new StringBuilder();
         header(results, md);
         targets(results, md);
-        uncontended(results, md);
-        family(results, md);
-        contended(results, results.contended(), md);
-        contended(results, results.contendedPerThread(), md);
-        handoff(results, md);
-        watchdog(results, md);
-        redlock(results, md);
+        // A workload that has not finished yet (a partial report) has no section.
+        if (results.uncontended() != null) {
+            uncontended(results, md);
+        }
+        if (results.family() != null) {
+            family(results, md);
+        }
+        if (results.contended() != null) {
+            contended(results, results.contended(), md);
+        }
+        if (results.contendedPerThread() != null) {
+            contended(results, results.contendedPerThread(), md);
+        }
+        if (results.handoff() != null) {
+            handoff(results, md);
+        }
+        if (results.watchdog() != null) {
+            watchdog(results, md);
+        }
+        if (results.redlock() != null) {
+            redlock(results, md);
+        }
         method(results, md);
         return md.toString();
     }
@@ -43,6 +63,17 @@ final class ResultsWriter {
         Machine machine = results.machine();
         BenchResults.Conditions conditions = results.conditions();
         md.append("# Leasehold benchmarks\n\n");
+        if (!results.complete()) {
+            md.append("**Partial report**: written after each workload; the run had not finished (or was killed) "
+                    + "when this was written, so the workloads still to run have no section and their targets are "
+                    + "missing.\n\n");
+        }
+        if (!results.failures().isEmpty()) {
+            md.append("**Failed cells**: ").append(results.failures().stream()
+                            .map(failure -> failure.contender().label() + " " + failure.report())
+                            .collect(Collectors.joining("; ")))
+                    .append(". A failed cell has no figures; the ratios and targets involving it are n/a.\n\n");
+        }
         md.append("Produced by `leasehold-bench/run.sh` (").append(results.settings().name())
                 .append(" settings), which builds the module and runs `java -jar leasehold-bench/target/benchmarks.jar`.\n\n");
         md.append(conditions.idle()

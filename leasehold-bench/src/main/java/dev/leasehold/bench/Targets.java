@@ -38,10 +38,18 @@ final class Targets {
 
     static List<Check> evaluate(BenchResults results) {
         List<Check> checks = new ArrayList<>();
-        uncontended(results.uncontended(), checks);
-        handoff(results.handoff(), checks);
-        contended(results.contended(), checks);
-        watchdog(results, checks);
+        if (results.uncontended() != null) {
+            uncontended(results.uncontended(), checks);
+        }
+        if (results.handoff() != null) {
+            handoff(results.handoff(), checks);
+        }
+        if (results.contended() != null) {
+            contended(results.contended(), checks);
+        }
+        if (results.watchdog() != null) {
+            watchdog(results, checks);
+        }
         return checks;
     }
 
@@ -51,7 +59,8 @@ final class Targets {
      */
     static List<Check> family(BenchResults results) {
         List<Check> checks = new ArrayList<>();
-        for (Contender contender : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
+        for (Contender contender : results.contendedPerThread() == null ? List.<Contender>of()
+                : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
             ContendedWorkload.Cell ours = results.contendedPerThread().cells().get(contender);
             ContendedWorkload.Cell theirs = results.contendedPerThread().cells().get(contender.peer());
             String against = contender.peer().label();
@@ -71,8 +80,10 @@ final class Targets {
                     + Fmt.ms(ours.waitNanos().getValueAtPercentile(99)) + " vs "
                     + Fmt.ms(theirs.waitNanos().getValueAtPercentile(99)) + " ms)", p99.median() <= 1 / 3.0));
         }
-        Map<Contender, HandoffWorkload.Cell> separate = results.handoff().cells().get(HandoffWorkload.Pairing.SEPARATE_CLIENTS);
-        for (Contender contender : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
+        Map<Contender, HandoffWorkload.Cell> separate = results.handoff() == null ? Map.of()
+                : results.handoff().cells().get(HandoffWorkload.Pairing.SEPARATE_CLIENTS);
+        for (Contender contender : separate.isEmpty() ? List.<Contender>of()
+                : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
             HandoffWorkload.Cell ours = separate.get(contender);
             HandoffWorkload.Cell theirs = separate.get(contender.peer());
             Spread ratio = Spread.ratios(ours.p50PerRound(), theirs.p50PerRound());
@@ -81,8 +92,10 @@ final class Targets {
                     + Fmt.ms(ours.latencyNanos().getValueAtPercentile(50)) + " vs "
                     + Fmt.ms(theirs.latencyNanos().getValueAtPercentile(50)) + " ms)", ratio.median() <= 0.5));
         }
-        Map<Contender, Map<Integer, UncontendedWorkload.Cell>> family = results.family().cells();
-        for (Contender contender : List.of(Contender.LEASEHOLD_READ, Contender.LEASEHOLD_SEMAPHORE)) {
+        Map<Contender, Map<Integer, UncontendedWorkload.Cell>> family = results.family() == null ? Map.of()
+                : results.family().cells();
+        for (Contender contender : family.isEmpty() ? List.<Contender>of()
+                : List.of(Contender.LEASEHOLD_READ, Contender.LEASEHOLD_SEMAPHORE)) {
             family.get(contender).forEach((threads, ours) -> {
                 Spread ratio = Spread.ratios(ours.opsPerSecond(), family.get(contender.peer()).get(threads).opsPerSecond());
                 checks.add(new Check("Uncontended " + contender.label() + ", " + threads + " thread(s): ahead of "

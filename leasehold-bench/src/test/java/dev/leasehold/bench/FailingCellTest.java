@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A contender whose warm-up throws (as Redisson's RFairLock did with "Unable to acquire
- * subscription lock after 7500ms") is recorded as a failed cell with that one-line message, and
- * the contended workload goes on to measure the contenders after it, on a real redis-server.
+ * subscription lock after 7500ms") is recorded as a failed cell with that one-line message, the
+ * contended workload goes on to measure the contenders after it, on a real redis-server, and the
+ * partial report written from the results so far shows the failure and its ratios as n/a.
  */
 class FailingCellTest {
 
@@ -27,15 +28,29 @@ class FailingCellTest {
             ContendedWorkload.Result result = new ContendedWorkload(server, BenchSettings.smoke().contended(), progress,
                     ContendedWorkload.Clients.CLIENT_PER_THREAD, (contender, uris) -> contender == Contender.REDISSON_FAIR
                     ? failing(contender) : contender.open(uris, Contender.DEFAULT_TTL))
-                    .run(List.of(Contender.LEASEHOLD, Contender.REDISSON_FAIR, Contender.LEASEHOLD_FAIR));
+                    .run(Contender.CLIENT_PER_THREAD);
 
             assertThat(result.failures()).containsOnlyKeys(Contender.REDISSON_FAIR);
             CellFailure failure = result.failures().get(Contender.REDISSON_FAIR);
             assertThat(failure.message()).isEqualTo("IllegalStateException: " + MESSAGE);
             assertThat(failure.report()).startsWith("failed: IllegalStateException: " + MESSAGE)
                     .contains("failure of the peer");
-            assertThat(result.cells()).containsOnlyKeys(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR);
+            assertThat(result.cells()).containsOnlyKeys(Contender.LEASEHOLD, Contender.REDISSON, Contender.LEASEHOLD_FAIR);
             assertThat(log.toString(StandardCharsets.UTF_8)).contains("round 1/1: Leasehold fair lock");
+
+            ResultsSoFar run = new ResultsSoFar(BenchSettings.smoke(), Machine.describe(RedisStats.version(server)),
+                    List.of(server), ProcessCpu.loadAverage(), System.nanoTime());
+            run.contendedPerThread = result;
+            BenchResults partial = run.snapshot();
+            String report = ResultsWriter.render(partial);
+            assertThat(report).contains("**Partial report**", "## 4. Contended",
+                    "| Redisson RFairLock | failed: IllegalStateException: " + MESSAGE
+                            + " (a failure of the peer, not of Leasehold) | n/a |",
+                    "| Leasehold fair lock | ", "| n/a |")
+                    .doesNotContain("## 5. Handoff", "## 3. Contended");
+            assertThat(Targets.family(partial)).filteredOn(check -> check.target().contains("Leasehold fair lock"))
+                    .extracting(Targets.Check::verdict).containsOnly("n/a");
+            assertThat(partial.leaseholdFailed()).isFalse();
         }
     }
 
