@@ -30,8 +30,11 @@ record BenchResults(BenchSettings settings, Machine machine, UncontendedWorkload
 
     /** Every cell that failed instead of producing figures, in the order the workloads ran. */
     List<CellFailure> failures() {
-        return Stream.of(contended, contendedPerThread).filter(Objects::nonNull)
-                .flatMap(result -> result.failures().values().stream()).toList();
+        Stream<CellFailure> contendedFailures = Stream.of(contended, contendedPerThread).filter(Objects::nonNull)
+                .flatMap(result -> result.failures().values().stream());
+        Stream<CellFailure> handoffFailures = handoff == null ? Stream.empty()
+                : handoff.failures().values().stream().flatMap(perPairing -> perPairing.values().stream());
+        return Stream.concat(contendedFailures, handoffFailures).toList();
     }
 
     /** Whether every workload has finished: the report is complete. */

@@ -275,18 +275,26 @@ final class ResultsWriter {
                 .append("| pairing | contender | p50 | p99 | p50 × Redisson peer | p50 × raw floor "
                         + "| commands per handoff | waiter not yet blocked |\n")
                 .append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        result.cells().forEach((pairing, cells) -> cells.forEach((contender, cell) -> md.append("| ")
-                .append(pairing.label).append(" | ").append(contender.label())
-                .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
-                .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
-                .append(" | ").append(Fmt.spread(Spread.ratios(cell.p50PerRound(),
-                        cells.get(contender.peer()).p50PerRound()), Fmt::ratio))
-                .append(" | ").append(Fmt.spread(Spread.ratios(cell.p50PerRound(),
-                        cells.get(Contender.RAW_FLOOR).p50PerRound()), Fmt::ratio))
-                .append(" | ").append(perOperation(result.probes().get(pairing).get(contender)))
-                .append(" | ").append(cell.notBlocked()).append(" of ").append(cell.latencyNanos().getTotalCount()
-                        + cell.notBlocked()).append(" |\n")));
+        result.cells().forEach((pairing, cells) -> {
+            cells.forEach((contender, cell) -> md.append("| ")
+                    .append(pairing.label).append(" | ").append(contender.label())
+                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
+                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
+                    .append(" | ").append(p50Ratio(cell, cells.get(contender.peer())))
+                    .append(" | ").append(p50Ratio(cell, cells.get(Contender.RAW_FLOOR)))
+                    .append(" | ").append(perOperation(result.probes().get(pairing).get(contender)))
+                    .append(" | ").append(cell.notBlocked()).append(" of ").append(cell.latencyNanos().getTotalCount()
+                            + cell.notBlocked()).append(" |\n"));
+            result.failures().get(pairing).forEach((contender, failure) -> md.append("| ").append(pairing.label)
+                    .append(" | ").append(contender.label()).append(" | ").append(failure.report())
+                    .append((" | " + NOT_AVAILABLE).repeat(5)).append(" |\n"));
+        });
         md.append('\n');
+    }
+
+    /** {@code cell}'s p50 over {@code other}'s round by round, or n/a when {@code other}'s cell failed. */
+    private static String p50Ratio(HandoffWorkload.Cell cell, HandoffWorkload.Cell other) {
+        return other == null ? NOT_AVAILABLE : Fmt.spread(Spread.ratios(cell.p50PerRound(), other.p50PerRound()), Fmt::ratio);
     }
 
     private static void watchdog(BenchResults results, StringBuilder md) {

@@ -86,6 +86,13 @@ final class Targets {
                 : List.of(Contender.LEASEHOLD, Contender.LEASEHOLD_FAIR)) {
             HandoffWorkload.Cell ours = separate.get(contender);
             HandoffWorkload.Cell theirs = separate.get(contender.peer());
+            CellFailure failure = failure(results.handoff().failures().get(HandoffWorkload.Pairing.SEPARATE_CLIENTS),
+                    contender, contender.peer());
+            if (failure != null) {
+                checks.add(Check.unavailable("Handoff, separate clients, " + contender.label() + ": p50 ≤ 0.5× "
+                        + contender.peer().label() + "'s", failure));
+                continue;
+            }
             Spread ratio = Spread.ratios(ours.p50PerRound(), theirs.p50PerRound());
             checks.add(new Check("Handoff, separate clients, " + contender.label() + ": p50 ≤ 0.5× "
                     + contender.peer().label() + "'s", Fmt.spread(ratio, Fmt::ratio) + " ("
@@ -132,24 +139,40 @@ final class Targets {
     private static void handoff(HandoffWorkload.Result result, List<Check> checks) {
         for (HandoffWorkload.Pairing pairing : HandoffWorkload.Pairing.values()) {
             Map<Contender, HandoffWorkload.Cell> cells = result.cells().get(pairing);
-            Spread ratio = Spread.ratios(cells.get(Contender.LEASEHOLD).p50PerRound(),
-                    cells.get(Contender.REDISSON).p50PerRound());
-            checks.add(new Check("Handoff (" + pairing.label + "): p50 ≤ 0.5× Redisson RLock's",
-                    Fmt.spread(ratio, Fmt::ratio) + " (" + Fmt.ms(cells.get(Contender.LEASEHOLD).latencyNanos()
-                            .getValueAtPercentile(50)) + " vs " + Fmt.ms(cells.get(Contender.REDISSON).latencyNanos()
-                            .getValueAtPercentile(50)) + " ms)", ratio.median() <= 0.5));
+            String latencyTarget = "Handoff (" + pairing.label + "): p50 ≤ 0.5× Redisson RLock's";
+            CellFailure failure = failure(result.failures().get(pairing), Contender.LEASEHOLD, Contender.REDISSON);
+            if (failure != null) {
+                checks.add(Check.unavailable(latencyTarget, failure));
+            } else {
+                Spread ratio = Spread.ratios(cells.get(Contender.LEASEHOLD).p50PerRound(),
+                        cells.get(Contender.REDISSON).p50PerRound());
+                checks.add(new Check(latencyTarget, Fmt.spread(ratio, Fmt::ratio) + " ("
+                        + Fmt.ms(cells.get(Contender.LEASEHOLD).latencyNanos().getValueAtPercentile(50)) + " vs "
+                        + Fmt.ms(cells.get(Contender.REDISSON).latencyNanos().getValueAtPercentile(50)) + " ms)",
+                        ratio.median() <= 0.5));
+            }
+            String commandsTarget = "Handoff (" + pairing.label + "): ≤ 4 Redis commands per handoff";
             CommandProbe.Counted probe = result.probes().get(pairing).get(Contender.LEASEHOLD);
-            checks.add(new Check("Handoff (" + pairing.label + "): ≤ 4 Redis commands per handoff",
-                    Fmt.one(probe.perOperation()) + " (" + ResultsWriter.breakdown(probe) + ")",
-                    probe.perOperation() <= 4));
+            if (probe == null) {
+                // No probe only when Leasehold's cell failed before it.
+                checks.add(Check.unavailable(commandsTarget, result.failures().get(pairing).get(Contender.LEASEHOLD)));
+            } else {
+                checks.add(new Check(commandsTarget, Fmt.one(probe.perOperation()) + " ("
+                        + ResultsWriter.breakdown(probe) + ")", probe.perOperation() <= 4));
+            }
         }
     }
 
     /** The failure of the first of {@code contenders} whose cell failed, or null. */
     private static CellFailure failure(ContendedWorkload.Result result, Contender... contenders) {
+        return failure(result.failures(), contenders);
+    }
+
+    /** The failure in {@code failures} of the first of {@code contenders} that has one, or null. */
+    private static CellFailure failure(Map<Contender, CellFailure> failures, Contender... contenders) {
         for (Contender contender : contenders) {
-            if (result.failures().containsKey(contender)) {
-                return result.failures().get(contender);
+            if (failures.containsKey(contender)) {
+                return failures.get(contender);
             }
         }
         return null;

@@ -2,6 +2,7 @@ package dev.leasehold.bench;
 
 import dev.leasehold.launcher.RedisServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,13 +15,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A contender whose warm-up throws (as Redisson's RFairLock did with "Unable to acquire
  * subscription lock after 7500ms") is recorded as a failed cell with that one-line message, the
  * contended workload goes on to measure the contenders after it, on a real redis-server, and the
- * partial report written from the results so far shows the failure and its ratios as n/a.
+ * partial report written from the results so far shows the failure and its ratios as n/a; the
+ * same for the handoff workload, in both pairings.
  */
 class FailingCellTest {
 
     private static final String MESSAGE = "Unable to acquire subscription lock after 7500ms";
 
     @Test
+    @Timeout(120)
     void aFailingWarmUpIsRecordedAndTheNextContenderIsMeasured() {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Progress progress = new Progress(new PrintStream(log, true, StandardCharsets.UTF_8));
@@ -51,6 +54,35 @@ class FailingCellTest {
             assertThat(Targets.family(partial)).filteredOn(check -> check.target().contains("Leasehold fair lock"))
                     .extracting(Targets.Check::verdict).containsOnly("n/a");
             assertThat(partial.leaseholdFailed()).isFalse();
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aFailingHandoffCellIsRecordedInEachPairingAndTheOthersAreMeasured() {
+        Progress progress = new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try (RedisServer server = RedisServer.builder().start()) {
+            // The first party's acquire throws while the second waits for its turn: the session must end, not hang.
+            HandoffWorkload.Result result = new HandoffWorkload(server, BenchSettings.smoke().handoff(), progress,
+                    (contender, uris) -> contender == Contender.REDISSON_FAIR
+                            ? failing(contender) : contender.open(uris, Contender.DEFAULT_TTL))
+                    .run(Contender.HANDOFF);
+
+            for (HandoffWorkload.Pairing pairing : HandoffWorkload.Pairing.values()) {
+                assertThat(result.failures().get(pairing)).containsOnlyKeys(Contender.REDISSON_FAIR);
+                assertThat(result.cells().get(pairing)).hasSize(Contender.HANDOFF.size() - 1)
+                        .doesNotContainKey(Contender.REDISSON_FAIR);
+            }
+            ResultsSoFar run = new ResultsSoFar(BenchSettings.smoke(), Machine.describe(RedisStats.version(server)),
+                    List.of(server), ProcessCpu.loadAverage(), System.nanoTime());
+            run.handoff = result;
+            BenchResults partial = run.snapshot();
+            assertThat(ResultsWriter.render(partial)).contains("## 5. Handoff latency",
+                    "| separate clients | Redisson RFairLock | failed: IllegalStateException: " + MESSAGE);
+            assertThat(Targets.family(partial)).filteredOn(check -> check.target().contains("Leasehold fair lock"))
+                    .extracting(Targets.Check::verdict).containsOnly("n/a");
+            assertThat(Targets.evaluate(partial)).extracting(Targets.Check::verdict).doesNotContain("n/a");
+            assertThat(partial.failures()).hasSize(2);
         }
     }
 
