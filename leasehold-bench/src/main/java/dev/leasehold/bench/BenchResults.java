@@ -1,10 +1,14 @@
 package dev.leasehold.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
- * Everything one run measured, and the conditions it ran under.
+ * Everything one run measured, and the conditions it ran under. A workload's result is null when
+ * it had not finished when these results were taken (a partial report of a run in progress).
  *
  * @param settings     the durations and sizes used
  * @param machine      machine, JDK, server and library versions
@@ -23,6 +27,26 @@ record BenchResults(BenchSettings settings, Machine machine, UncontendedWorkload
                     ContendedWorkload.Result contendedPerThread, HandoffWorkload.Result handoff,
                     WatchdogWorkload.Result watchdog, UncontendedWorkload.Result redlock, int redlockNodes,
                     Conditions conditions) {
+
+    /** Every cell that failed instead of producing figures, in the order the workloads ran. */
+    List<CellFailure> failures() {
+        Stream<CellFailure> contendedFailures = Stream.of(contended, contendedPerThread).filter(Objects::nonNull)
+                .flatMap(result -> result.failures().values().stream());
+        Stream<CellFailure> handoffFailures = handoff == null ? Stream.empty()
+                : handoff.failures().values().stream().flatMap(perPairing -> perPairing.values().stream());
+        return Stream.concat(contendedFailures, handoffFailures).toList();
+    }
+
+    /** Whether every workload has finished: the report is complete. */
+    boolean complete() {
+        return Stream.of(uncontended, family, contended, contendedPerThread, handoff, watchdog, redlock)
+                .allMatch(Objects::nonNull);
+    }
+
+    /** Whether a Leasehold cell failed: that is a defect of ours, a peer's failed cell is a finding about the peer. */
+    boolean leaseholdFailed() {
+        return failures().stream().anyMatch(failure -> failure.contender().leasehold());
+    }
 
     /**
      * Whether the machine was otherwise idle: benchmarks on 2 shared cores are only comparable

@@ -2,11 +2,9 @@ package dev.leasehold.bench;
 
 import dev.leasehold.launcher.RedisServer;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One complete run: starts the redis-servers through the testkit (loopback, no persistence),
@@ -20,59 +18,66 @@ final class BenchRun {
     private BenchRun() {
     }
 
+    /** As {@link #execute(BenchSettings, Progress, Consumer)}, reporting only at the end. */
     static BenchResults execute(BenchSettings settings, Progress progress) {
+        return execute(settings, progress, partial -> { });
+    }
+
+    /**
+     * Runs every workload and returns all results. After each workload, {@code afterEach} gets
+     * the results so far (later workloads null), so a report written there survives a run that
+     * is killed later.
+     */
+    static BenchResults execute(BenchSettings settings, Progress progress, Consumer<BenchResults> afterEach) {
         double loadBefore = ProcessCpu.loadAverage();
         long start = System.nanoTime();
         List<RedisServer> servers = new ArrayList<>();
         try {
             RedisServer server = start(servers);
-            ForeignCpu wholeRun = ForeignCpu.start(servers);
-            Map<String, Double> foreign = new LinkedHashMap<>();
-            Machine machine = Machine.describe(RedisStats.version(server));
+            ResultsSoFar run = new ResultsSoFar(settings, Machine.describe(RedisStats.version(server)), servers,
+                    loadBefore, start);
             List<Contender> contenders = Contender.SINGLE_NODE;
 
             ForeignCpu phase = ForeignCpu.start(servers);
-            UncontendedWorkload.Result uncontended =
-                    new UncontendedWorkload(List.of(server), settings.uncontended(), progress).run(contenders);
-            foreign.put("uncontended", phase.percent());
+            run.uncontended = new UncontendedWorkload(List.of(server), settings.uncontended(), progress).run(contenders);
+            run.finished("uncontended", phase);
+            afterEach.accept(run.snapshot());
 
             phase = ForeignCpu.start(servers);
-            UncontendedWorkload.Result family =
-                    new UncontendedWorkload(List.of(server), settings.family(), progress).run(Contender.FAMILY);
-            foreign.put("read lock and semaphore", phase.percent());
+            run.family = new UncontendedWorkload(List.of(server), settings.family(), progress).run(Contender.FAMILY);
+            run.finished("read lock and semaphore", phase);
+            afterEach.accept(run.snapshot());
 
             phase = ForeignCpu.start(servers);
-            ContendedWorkload.Result contended =
-                    new ContendedWorkload(server, settings.contended(), progress).run(contenders);
-            foreign.put("contended", phase.percent());
+            run.contended = new ContendedWorkload(server, settings.contended(), progress).run(contenders);
+            run.finished("contended", phase);
+            afterEach.accept(run.snapshot());
 
             phase = ForeignCpu.start(servers);
-            ContendedWorkload.Result contendedPerThread = new ContendedWorkload(server, settings.contended(), progress,
+            run.contendedPerThread = new ContendedWorkload(server, settings.contended(), progress,
                     ContendedWorkload.Clients.CLIENT_PER_THREAD).run(Contender.CLIENT_PER_THREAD);
-            foreign.put("contended, client per thread", phase.percent());
+            run.finished("contended, client per thread", phase);
+            afterEach.accept(run.snapshot());
 
             phase = ForeignCpu.start(servers);
-            HandoffWorkload.Result handoff = new HandoffWorkload(server, settings.handoff(), progress).run(Contender.HANDOFF);
-            foreign.put("handoff", phase.percent());
+            run.handoff = new HandoffWorkload(server, settings.handoff(), progress).run(Contender.HANDOFF);
+            run.finished("handoff", phase);
+            afterEach.accept(run.snapshot());
 
             phase = ForeignCpu.start(servers);
-            WatchdogWorkload.Result watchdog =
-                    new WatchdogWorkload(server, settings.watchdog(), progress).run(Contender.WATCHDOG_ROW);
-            foreign.put("watchdog", phase.percent());
+            run.watchdog = new WatchdogWorkload(server, settings.watchdog(), progress).run(Contender.WATCHDOG_ROW);
+            run.finished("watchdog", phase);
+            afterEach.accept(run.snapshot());
 
             while (servers.size() < REDLOCK_NODES) {
                 start(servers);
             }
             phase = ForeignCpu.start(servers);
-            UncontendedWorkload.Result redlock =
-                    new UncontendedWorkload(servers, settings.redlock(), progress).run(Contender.REDLOCK_ROW);
-            foreign.put("Redlock", phase.percent());
-
-            BenchResults.Conditions conditions = new BenchResults.Conditions(loadBefore, ProcessCpu.loadAverage(),
-                    wholeRun.percent(), foreign, Duration.ofNanos(System.nanoTime() - start));
-            return new BenchResults(settings, machine, uncontended, family, contended, contendedPerThread, handoff,
-                    watchdog, redlock,
-                    REDLOCK_NODES, conditions);
+            run.redlock = new UncontendedWorkload(servers, settings.redlock(), progress).run(Contender.REDLOCK_ROW);
+            run.finished("Redlock", phase);
+            BenchResults results = run.snapshot();
+            afterEach.accept(results);
+            return results;
         } finally {
             servers.forEach(RedisServer::close);
         }

@@ -1,6 +1,7 @@
 package dev.leasehold.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
@@ -13,6 +14,9 @@ import java.nio.file.Path;
  * {@code --out} defaults to {@code leasehold-bench/RESULTS.md} (run from the repository root, as
  * {@code leasehold-bench/run.sh} does); {@code --smoke} runs each workload for one very short
  * iteration, to check the pipeline rather than to measure.
+ *
+ * <p>A cell that fails is reported as failed and the run goes on. The exit code is 1 if a
+ * Leasehold cell failed, 0 otherwise (a peer's failed cell is a finding about the peer).
  */
 public final class BenchRunner {
 
@@ -36,9 +40,20 @@ public final class BenchRunner {
         }
         Progress progress = new Progress(System.out);
         progress.step("settings: " + settings.name() + "; writing " + out.toAbsolutePath());
-        BenchResults results = BenchRun.execute(settings, progress);
-        ResultsWriter.write(results, out);
+        Path report = out;
+        // Written after every workload, so a run killed later still leaves the finished ones on disk.
+        BenchResults results = BenchRun.execute(settings, progress, partial -> {
+            try {
+                ResultsWriter.write(partial, report);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        results.failures().forEach(failure -> progress.step(failure.contender().label() + " " + failure.report()));
         progress.step("done: " + out.toAbsolutePath());
+        if (results.leaseholdFailed()) {
+            System.exit(1);
+        }
     }
 
     private static void usage(String problem) {

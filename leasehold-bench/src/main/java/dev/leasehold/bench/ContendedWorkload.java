@@ -13,6 +13,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BiFunction;
 import java.util.stream.LongStream;
 
 /**
@@ -24,7 +25,9 @@ import java.util.stream.LongStream;
  * counts and the wait distribution under a fixed window, not a per-call score.
  *
  * <p>Each contender's client is opened once, warmed up with a discarded window, then measured in
- * rounds that rotate the order of the contenders.
+ * rounds that rotate the order of the contenders. A contender whose opening, warm-up, probe or any
+ * window throws is recorded as a {@link CellFailure}, its clients are closed and it sits out the
+ * remaining rounds; the other contenders are measured as if it had not been there.
  */
 final class ContendedWorkload {
 
@@ -55,8 +58,12 @@ final class ContendedWorkload {
                 List<long[]> perThread, Histogram waitNanos) {
     }
 
-    /** Cells per contender, and each contender's probe (operations: acquisitions). */
-    record Result(Clients clients, Map<Contender, Cell> cells, Map<Contender, CommandProbe.Counted> probes) {
+    /**
+     * Cells per contender, and each contender's probe (operations: acquisitions). A contender is in
+     * {@code failures} or in {@code cells}, never both; a failed one may still have its probe.
+     */
+    record Result(Clients clients, Map<Contender, Cell> cells, Map<Contender, CommandProbe.Counted> probes,
+                  Map<Contender, CellFailure> failures) {
     }
 
     /** One window's outcome. */
@@ -67,56 +74,99 @@ final class ContendedWorkload {
     private final Settings settings;
     private final Progress progress;
     private final Clients clients;
+    private final BiFunction<Contender, List<String>, LockAdapter> opener;
 
     ContendedWorkload(RedisServer server, Settings settings, Progress progress) {
         this(server, settings, progress, Clients.ONE_CLIENT);
     }
 
     ContendedWorkload(RedisServer server, Settings settings, Progress progress, Clients clients) {
+        this(server, settings, progress, clients, (contender, uris) -> contender.open(uris, Contender.DEFAULT_TTL));
+    }
+
+    /** As the others, with the clients connected by {@code opener} (tests substitute a failing one). */
+    ContendedWorkload(RedisServer server, Settings settings, Progress progress, Clients clients,
+                      BiFunction<Contender, List<String>, LockAdapter> opener) {
         this.server = server;
         this.settings = settings;
         this.progress = progress;
         this.clients = clients;
+        this.opener = opener;
     }
 
+    /** Measures every contender; never throws for a contender's failure, which is in {@link Result#failures()}. */
     Result run(List<Contender> contenders) {
         Map<Contender, LockAdapter[]> adapters = new EnumMap<>(Contender.class);
+        Map<Contender, CellFailure> failures = new EnumMap<>(Contender.class);
         try {
             Map<Contender, CommandProbe.Counted> probes = new EnumMap<>(Contender.class);
             for (Contender contender : contenders) {
                 progress.step("contended (" + clients.label + ") warm-up: " + contender.label());
-                LockAdapter[] perThread = open(contender);
-                adapters.put(contender, perThread);
-                window(perThread, settings.warmup(), Long.MAX_VALUE);
-                probes.put(contender, CommandProbe.count(server, () -> LongStream.of(
-                        window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
+                try {
+                    LockAdapter[] perThread = open(contender);
+                    adapters.put(contender, perThread);
+                    window(perThread, settings.warmup(), Long.MAX_VALUE);
+                    probes.put(contender, CommandProbe.count(server, () -> LongStream.of(
+                            window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
+                } catch (RuntimeException e) {
+                    fail(contender, e, adapters, failures);
+                }
             }
             Map<Contender, List<Window>> windows = new EnumMap<>(Contender.class);
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : Rounds.order(contenders, round)) {
+                    if (failures.containsKey(contender)) {
+                        continue;
+                    }
                     progress.step("contended (" + clients.label + ") round " + (round + 1) + "/" + settings.rounds()
                             + ": " + contender.label());
-                    windows.computeIfAbsent(contender, c -> new ArrayList<>())
-                            .add(window(adapters.get(contender), settings.window(), Long.MAX_VALUE));
+                    try {
+                        windows.computeIfAbsent(contender, c -> new ArrayList<>())
+                                .add(window(adapters.get(contender), settings.window(), Long.MAX_VALUE));
+                    } catch (RuntimeException e) {
+                        windows.remove(contender);
+                        fail(contender, e, adapters, failures);
+                    }
                 }
             }
             Map<Contender, Cell> cells = new EnumMap<>(Contender.class);
             windows.forEach((contender, list) -> cells.put(contender, cell(list)));
-            return new Result(clients, cells, probes);
+            return new Result(clients, cells, probes, failures);
         } finally {
             adapters.values().forEach(ContendedWorkload::close);
             RedisStats.flush(server);
         }
     }
 
-    /** The adapter each thread uses: one shared, or one per thread. */
+    /** Records {@code contender}'s failure and closes its clients now, so it holds no lock the next ones need. */
+    private void fail(Contender contender, RuntimeException error, Map<Contender, LockAdapter[]> adapters,
+                      Map<Contender, CellFailure> failures) {
+        CellFailure failure = CellFailure.of(contender, error);
+        failures.put(contender, failure);
+        progress.step("contended (" + clients.label + ") " + contender.label() + " " + failure.report());
+        LockAdapter[] perThread = adapters.remove(contender);
+        if (perThread != null) {
+            close(perThread);
+        }
+    }
+
+    /** The adapter each thread uses: one shared, or one per thread; if one fails to open, those opened are closed. */
     private LockAdapter[] open(Contender contender) {
         LockAdapter[] perThread = new LockAdapter[settings.threads()];
         List<String> uris = List.of(server.uri());
-        for (int i = 0; i < perThread.length; i++) {
-            perThread[i] = clients == Clients.CLIENT_PER_THREAD || i == 0
-                    ? contender.open(uris, Contender.DEFAULT_TTL)
-                    : perThread[0];
+        List<LockAdapter> opened = new ArrayList<>();
+        try {
+            for (int i = 0; i < perThread.length; i++) {
+                if (clients == Clients.CLIENT_PER_THREAD || i == 0) {
+                    perThread[i] = opener.apply(contender, uris);
+                    opened.add(perThread[i]);
+                } else {
+                    perThread[i] = perThread[0];
+                }
+            }
+        } catch (RuntimeException e) {
+            opened.forEach(LockAdapter::close);
+            throw e;
         }
         return perThread;
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 
 /**
  * Handoff latency: two parties pass one lock back and forth. While one holds it, the other calls
@@ -22,6 +23,10 @@ import java.util.concurrent.locks.LockSupport;
  * would be), and two threads of one client. A handoff whose waiter had not even called acquire
  * by the time of the release (only when the machine stalls for longer than {@code hold}) is
  * not a blocked-waiter handoff: it is counted apart and left out of the latencies.
+ *
+ * <p>A contender whose opening, warm-up, probe or any round throws in a pairing is recorded as a
+ * {@link CellFailure} of that pairing, its clients are closed and it sits out that pairing's
+ * remaining rounds; the others are measured as if it had not been there.
  */
 final class HandoffWorkload {
 
@@ -51,8 +56,12 @@ final class HandoffWorkload {
     record Cell(Histogram latencyNanos, List<Double> p50PerRound, List<Double> p99PerRound, long notBlocked) {
     }
 
-    /** Cells and probes (operations: handoffs) per pairing and contender. */
-    record Result(Map<Pairing, Map<Contender, Cell>> cells, Map<Pairing, Map<Contender, CommandProbe.Counted>> probes) {
+    /**
+     * Cells and probes (operations: handoffs) per pairing and contender; in each pairing a contender
+     * is in {@code failures} or in {@code cells}, never both.
+     */
+    record Result(Map<Pairing, Map<Contender, Cell>> cells, Map<Pairing, Map<Contender, CommandProbe.Counted>> probes,
+                  Map<Pairing, Map<Contender, CellFailure>> failures) {
     }
 
     /** One session's outcome. */
@@ -62,35 +71,59 @@ final class HandoffWorkload {
     private final RedisServer server;
     private final Settings settings;
     private final Progress progress;
+    private final BiFunction<Contender, List<String>, LockAdapter> opener;
 
     HandoffWorkload(RedisServer server, Settings settings, Progress progress) {
+        this(server, settings, progress, (contender, uris) -> contender.open(uris, Contender.DEFAULT_TTL));
+    }
+
+    /** As the other, with the clients connected by {@code opener} (tests substitute a failing one). */
+    HandoffWorkload(RedisServer server, Settings settings, Progress progress,
+                    BiFunction<Contender, List<String>, LockAdapter> opener) {
         this.server = server;
         this.settings = settings;
         this.progress = progress;
+        this.opener = opener;
     }
 
+    /** Measures every contender in every pairing; never throws for a contender's failure, which is in {@link Result#failures()}. */
     Result run(List<Contender> contenders) {
         Map<Pairing, Map<Contender, Cell>> cells = new EnumMap<>(Pairing.class);
         Map<Pairing, Map<Contender, CommandProbe.Counted>> probes = new EnumMap<>(Pairing.class);
+        Map<Pairing, Map<Contender, CellFailure>> failures = new EnumMap<>(Pairing.class);
         for (Pairing pairing : Pairing.values()) {
             Map<Contender, LockAdapter[]> parties = new EnumMap<>(Contender.class);
+            Map<Contender, CellFailure> pairingFailures = new EnumMap<>(Contender.class);
+            failures.put(pairing, pairingFailures);
             try {
                 Map<Contender, CommandProbe.Counted> pairingProbes = new EnumMap<>(Contender.class);
                 for (Contender contender : contenders) {
                     progress.step("handoff warm-up (" + pairing.label + "): " + contender.label());
-                    LockAdapter[] pair = open(contender, pairing);
-                    parties.put(contender, pair);
-                    session(pair, settings.warmupHandoffs());
-                    pairingProbes.put(contender, CommandProbe.count(server,
-                            () -> session(pair, settings.probeHandoffs()).handoffs()));
+                    try {
+                        LockAdapter[] pair = open(contender, pairing);
+                        parties.put(contender, pair);
+                        session(pair, settings.warmupHandoffs());
+                        pairingProbes.put(contender, CommandProbe.count(server,
+                                () -> session(pair, settings.probeHandoffs()).handoffs()));
+                    } catch (RuntimeException e) {
+                        fail(contender, pairing, e, parties, pairingFailures);
+                    }
                 }
                 Map<Contender, List<Session>> sessions = new EnumMap<>(Contender.class);
                 for (int round = 0; round < settings.rounds(); round++) {
                     for (Contender contender : Rounds.order(contenders, round)) {
+                        if (pairingFailures.containsKey(contender)) {
+                            continue;
+                        }
                         progress.step("handoff round " + (round + 1) + "/" + settings.rounds() + " ("
                                 + pairing.label + "): " + contender.label());
-                        sessions.computeIfAbsent(contender, c -> new ArrayList<>())
-                                .add(session(parties.get(contender), settings.handoffsPerRound()));
+                        try {
+                            sessions.computeIfAbsent(contender, c -> new ArrayList<>())
+                                    .add(session(parties.get(contender), settings.handoffsPerRound()));
+                        } catch (RuntimeException e) {
+                            sessions.remove(contender);
+                            fail(contender, pairing, e, parties, pairingFailures);
+                        }
                     }
                 }
                 Map<Contender, Cell> pairingCells = new EnumMap<>(Contender.class);
@@ -102,15 +135,34 @@ final class HandoffWorkload {
                 RedisStats.flush(server);
             }
         }
-        return new Result(cells, probes);
+        return new Result(cells, probes, failures);
     }
 
+    /** Records {@code contender}'s failure in {@code pairing} and closes its clients now, so it holds no lock the next ones need. */
+    private void fail(Contender contender, Pairing pairing, RuntimeException error, Map<Contender, LockAdapter[]> parties,
+                      Map<Contender, CellFailure> failures) {
+        CellFailure failure = CellFailure.of(contender, error);
+        failures.put(contender, failure);
+        progress.step("handoff (" + pairing.label + ") " + contender.label() + " " + failure.report());
+        LockAdapter[] pair = parties.remove(contender);
+        if (pair != null) {
+            close(pair);
+        }
+    }
+
+    /** The two parties' clients; if the second fails to open, the first is closed. */
     private LockAdapter[] open(Contender contender, Pairing pairing) {
         List<String> uris = List.of(server.uri());
-        LockAdapter first = contender.open(uris, Contender.DEFAULT_TTL);
-        return pairing == Pairing.SAME_CLIENT
-                ? new LockAdapter[] {first, first}
-                : new LockAdapter[] {first, contender.open(uris, Contender.DEFAULT_TTL)};
+        LockAdapter first = opener.apply(contender, uris);
+        if (pairing == Pairing.SAME_CLIENT) {
+            return new LockAdapter[] {first, first};
+        }
+        try {
+            return new LockAdapter[] {first, opener.apply(contender, uris)};
+        } catch (RuntimeException e) {
+            first.close();
+            throw e;
+        }
     }
 
     private static void close(LockAdapter[] pair) {
@@ -135,6 +187,7 @@ final class HandoffWorkload {
     /**
      * Party 0 takes the lock first. Each party then loops: wait for its turn (the other holds the
      * lock), call acquire (it blocks), measure, let the other party start waiting, hold, release.
+     * A party whose acquire throws ends the session for both, and the session throws.
      */
     private Session session(LockAdapter[] pair, int handoffs) {
         String name = LockNames.next();
@@ -144,39 +197,47 @@ final class HandoffWorkload {
         Workers.run("handoff", 2, me -> {
             int other = 1 - me;
             boolean first = me == 0;
-            while (true) {
-                if (!first) {
-                    baton.turn[me].acquireUninterruptibly();
-                    if (baton.done) {
+            try {
+                while (true) {
+                    if (!first) {
+                        baton.turn[me].acquireUninterruptibly();
+                        if (baton.done) {
+                            return;
+                        }
+                    }
+                    long calledAt = System.nanoTime();
+                    LockAdapter.Held held = locks[me].acquire();
+                    long returnedAt = System.nanoTime();
+                    baton.acquisitions++;
+                    baton.section.enter(held.token());
+                    if (!first) {
+                        baton.handoffs++;
+                        long releasedAt = baton.releaseCalledAt;
+                        if (calledAt - releasedAt < 0) {
+                            baton.latencyNanos.recordValue(Math.max(0, returnedAt - releasedAt));
+                        } else {
+                            baton.notBlocked++;
+                        }
+                    }
+                    first = false;
+                    boolean last = baton.handoffs >= handoffs;
+                    baton.done = last;
+                    baton.turn[other].release();
+                    if (!last) {
+                        LockSupport.parkNanos(holdNanos);
+                    }
+                    baton.releaseCalledAt = System.nanoTime();
+                    held.release();
+                    if (last) {
                         return;
                     }
                 }
-                long calledAt = System.nanoTime();
-                LockAdapter.Held held = locks[me].acquire();
-                long returnedAt = System.nanoTime();
-                baton.acquisitions++;
-                baton.section.enter(held.token());
-                if (!first) {
-                    baton.handoffs++;
-                    long releasedAt = baton.releaseCalledAt;
-                    if (calledAt - releasedAt < 0) {
-                        baton.latencyNanos.recordValue(Math.max(0, returnedAt - releasedAt));
-                    } else {
-                        baton.notBlocked++;
-                    }
-                }
-                first = false;
-                boolean last = baton.handoffs >= handoffs;
-                baton.done = last;
+            } catch (RuntimeException e) {
+                // The other party may be waiting for its turn, which this one would never give: end
+                // the session for it too, so the failure ends the session rather than hanging it.
+                baton.done = true;
                 baton.turn[other].release();
-                if (!last) {
-                    LockSupport.parkNanos(holdNanos);
-                }
-                baton.releaseCalledAt = System.nanoTime();
-                held.release();
-                if (last) {
-                    return;
-                }
+                throw e;
             }
         });
         baton.section.verify(baton.acquisitions);

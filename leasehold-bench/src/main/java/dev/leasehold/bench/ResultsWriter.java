@@ -3,6 +3,7 @@ package dev.leasehold.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -10,28 +11,50 @@ import java.util.stream.Collectors;
 /** Writes a run's results as the Markdown report, {@code RESULTS.md}. */
 final class ResultsWriter {
 
+    /** A ratio or figure that a failed cell makes impossible. */
+    static final String NOT_AVAILABLE = "n/a";
+
     private ResultsWriter() {
     }
 
+    /**
+     * Replaces {@code file} with the report of {@code results} in one atomic rename, so a run killed
+     * while writing leaves the previous report whole rather than a truncated one.
+     */
     static void write(BenchResults results, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, render(results));
+        Path target = file.toAbsolutePath();
+        Files.createDirectories(target.getParent());
+        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+        Files.writeString(temporary, render(results));
+        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     static String render(BenchResults results) {
         StringBuilder md = new StringBuilder();
         header(results, md);
         targets(results, md);
-        uncontended(results, md);
-        family(results, md);
-        contended(results, results.contended(), md);
-        contended(results, results.contendedPerThread(), md);
-        handoff(results, md);
-        watchdog(results, md);
-        redlock(results, md);
+        // A workload that has not finished yet (a partial report) has no section.
+        if (results.uncontended() != null) {
+            uncontended(results, md);
+        }
+        if (results.family() != null) {
+            family(results, md);
+        }
+        if (results.contended() != null) {
+            contended(results, results.contended(), md);
+        }
+        if (results.contendedPerThread() != null) {
+            contended(results, results.contendedPerThread(), md);
+        }
+        if (results.handoff() != null) {
+            handoff(results, md);
+        }
+        if (results.watchdog() != null) {
+            watchdog(results, md);
+        }
+        if (results.redlock() != null) {
+            redlock(results, md);
+        }
         method(results, md);
         return md.toString();
     }
@@ -40,6 +63,17 @@ final class ResultsWriter {
         Machine machine = results.machine();
         BenchResults.Conditions conditions = results.conditions();
         md.append("# Leasehold benchmarks\n\n");
+        if (!results.complete()) {
+            md.append("**Partial report**: written after each workload; the run had not finished (or was killed) "
+                    + "when this was written, so the workloads still to run have no section and their targets are "
+                    + "missing.\n\n");
+        }
+        if (!results.failures().isEmpty()) {
+            md.append("**Failed cells**: ").append(results.failures().stream()
+                            .map(failure -> failure.contender().label() + " " + failure.report())
+                            .collect(Collectors.joining("; ")))
+                    .append(". A failed cell has no figures; the ratios and targets involving it are n/a.\n\n");
+        }
         md.append("Produced by `leasehold-bench/run.sh` (").append(results.settings().name())
                 .append(" settings), which builds the module and runs `java -jar leasehold-bench/target/benchmarks.jar`.\n\n");
         md.append(conditions.idle()
@@ -75,7 +109,7 @@ final class ResultsWriter {
         md.append("## Targets of issue 5\n\n| target | measured | met |\n| --- | --- | --- |\n");
         for (Targets.Check check : Targets.evaluate(results)) {
             md.append("| ").append(check.target()).append(" | ").append(check.measured()).append(" | ")
-                    .append(check.met() ? "yes" : "**no**").append(" |\n");
+                    .append(check.verdict()).append(" |\n");
         }
         md.append('\n');
         md.append("## Targets of the lock family\n\nOne client per thread: the mutex against Redisson's `RLock` and the "
@@ -83,7 +117,7 @@ final class ResultsWriter {
                 + "| target | measured | met |\n| --- | --- | --- |\n");
         for (Targets.Check check : Targets.family(results)) {
             md.append("| ").append(check.target()).append(" | ").append(check.measured()).append(" | ")
-                    .append(check.met() ? "yes" : "**no**").append(" |\n");
+                    .append(check.verdict()).append(" |\n");
         }
         md.append('\n');
     }
@@ -202,10 +236,11 @@ final class ResultsWriter {
         ContendedWorkload.Cell floor = result.cells().get(Contender.RAW_FLOOR);
         result.cells().forEach((contender, cell) -> {
             long[] last = cell.perThread().get(cell.perThread().size() - 1);
+            ContendedWorkload.Cell peer = result.cells().get(contender.peer());
             md.append("| ").append(contender.label())
                     .append(" | ").append(Fmt.spread(Spread.of(cell.acquisitionsPerSecond()), Fmt::count))
-                    .append(" | ").append(Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
-                            result.cells().get(contender.peer()).acquisitionsPerSecond()), Fmt::ratio))
+                    .append(" | ").append(peer == null ? NOT_AVAILABLE : Fmt.spread(Spread.ratios(
+                            cell.acquisitionsPerSecond(), peer.acquisitionsPerSecond()), Fmt::ratio))
                     .append(" | ").append(floor == null ? "—" : Fmt.spread(Spread.ratios(cell.acquisitionsPerSecond(),
                             floor.acquisitionsPerSecond()), Fmt::ratio))
                     .append(" | ").append(latency(cell.waitNanos().getValueAtPercentile(50), cell.p50PerRound()))
@@ -217,6 +252,10 @@ final class ResultsWriter {
                     .append(perThread ? " | " + serverPerOperation(result.probes().get(contender)) : "")
                     .append(" |\n");
         });
+        // A failed cell has no figure and takes its ratios with it: every other column is not available.
+        result.failures().forEach((contender, failure) -> md.append("| ").append(contender.label())
+                .append(" | ").append(failure.report())
+                .append((" | " + NOT_AVAILABLE).repeat(perThread ? 8 : 7)).append(" |\n"));
         md.append('\n');
     }
 
@@ -236,18 +275,26 @@ final class ResultsWriter {
                 .append("| pairing | contender | p50 | p99 | p50 × Redisson peer | p50 × raw floor "
                         + "| commands per handoff | waiter not yet blocked |\n")
                 .append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        result.cells().forEach((pairing, cells) -> cells.forEach((contender, cell) -> md.append("| ")
-                .append(pairing.label).append(" | ").append(contender.label())
-                .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
-                .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
-                .append(" | ").append(Fmt.spread(Spread.ratios(cell.p50PerRound(),
-                        cells.get(contender.peer()).p50PerRound()), Fmt::ratio))
-                .append(" | ").append(Fmt.spread(Spread.ratios(cell.p50PerRound(),
-                        cells.get(Contender.RAW_FLOOR).p50PerRound()), Fmt::ratio))
-                .append(" | ").append(perOperation(result.probes().get(pairing).get(contender)))
-                .append(" | ").append(cell.notBlocked()).append(" of ").append(cell.latencyNanos().getTotalCount()
-                        + cell.notBlocked()).append(" |\n")));
+        result.cells().forEach((pairing, cells) -> {
+            cells.forEach((contender, cell) -> md.append("| ")
+                    .append(pairing.label).append(" | ").append(contender.label())
+                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
+                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
+                    .append(" | ").append(p50Ratio(cell, cells.get(contender.peer())))
+                    .append(" | ").append(p50Ratio(cell, cells.get(Contender.RAW_FLOOR)))
+                    .append(" | ").append(perOperation(result.probes().get(pairing).get(contender)))
+                    .append(" | ").append(cell.notBlocked()).append(" of ").append(cell.latencyNanos().getTotalCount()
+                            + cell.notBlocked()).append(" |\n"));
+            result.failures().get(pairing).forEach((contender, failure) -> md.append("| ").append(pairing.label)
+                    .append(" | ").append(contender.label()).append(" | ").append(failure.report())
+                    .append((" | " + NOT_AVAILABLE).repeat(5)).append(" |\n"));
+        });
         md.append('\n');
+    }
+
+    /** {@code cell}'s p50 over {@code other}'s round by round, or n/a when {@code other}'s cell failed. */
+    private static String p50Ratio(HandoffWorkload.Cell cell, HandoffWorkload.Cell other) {
+        return other == null ? NOT_AVAILABLE : Fmt.spread(Spread.ratios(cell.p50PerRound(), other.p50PerRound()), Fmt::ratio);
     }
 
     private static void watchdog(BenchResults results, StringBuilder md) {
