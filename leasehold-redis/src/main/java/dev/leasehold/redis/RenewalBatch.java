@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
@@ -37,10 +36,8 @@ final class RenewalBatch {
     private final RedisScript script;
     private final Function<Throwable, Throwable> translate;
     private final ToIntFunction<String> group;
-    private final LongAdder calls = new LongAdder();
-    private final LongAdder flushes = new LongAdder();
-    private final LongAdder groupsFlushed = new LongAdder();
-    private final LongAdder renewalsFlushed = new LongAdder();
+    /** What the flushes so far cost, counted once per flush under the batch's monitor: a snapshot never splits one. */
+    private Stats totals = new Stats(0, 0, 0, 0);
 
     RenewalBatch(RedisClusterAsyncCommands<String, String> commands, RedisScript script, ToIntFunction<String> group,
                  Function<Throwable, Throwable> translate) {
@@ -60,20 +57,27 @@ final class RenewalBatch {
     /** Sends everything queued, one call per script group and chunk of {@link #CHUNK}. */
     void flush() {
         Map<Integer, List<Pending>> chunks = new HashMap<>();
+        long renewals = 0;
+        long calls = 0;
         Pending next;
         while ((next = pending.poll()) != null) {
-            renewalsFlushed.increment();
+            renewals++;
             List<Pending> chunk = chunks.computeIfAbsent(group.applyAsInt(next.key()), g -> new ArrayList<>());
             chunk.add(next);
             if (chunk.size() == CHUNK) {
                 send(List.copyOf(chunk));
+                calls++;
                 chunk.clear();
             }
         }
-        chunks.values().stream().filter(chunk -> !chunk.isEmpty()).forEach(this::send);
+        for (List<Pending> chunk : chunks.values()) {
+            if (!chunk.isEmpty()) {
+                send(chunk);
+                calls++;
+            }
+        }
         if (!chunks.isEmpty()) {
-            flushes.increment();
-            groupsFlushed.add(chunks.size());
+            count(renewals, chunks.size(), calls);
         }
     }
 
@@ -81,12 +85,16 @@ final class RenewalBatch {
     record Stats(long flushes, long renewals, long groups, long calls) {
     }
 
-    Stats stats() {
-        return new Stats(flushes.sum(), renewalsFlushed.sum(), groupsFlushed.sum(), calls.sum());
+    synchronized Stats stats() {
+        return totals;
+    }
+
+    private synchronized void count(long renewals, long groups, long calls) {
+        totals = new Stats(totals.flushes() + 1, totals.renewals() + renewals, totals.groups() + groups,
+                totals.calls() + calls);
     }
 
     private void send(List<Pending> chunk) {
-        calls.increment();
         String[] keys = new String[chunk.size()];
         String[] args = new String[chunk.size() * 2];
         for (int i = 0; i < chunk.size(); i++) {
