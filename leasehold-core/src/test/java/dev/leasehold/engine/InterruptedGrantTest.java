@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,11 +46,32 @@ class InterruptedGrantTest {
 
     @Test
     void aLeaseGrantedAsTheAcquireIsInterruptedIsReleased() throws Exception {
+        interruptWhileTheGrantIsDelivered("name", LockOptions.watchdog(Duration.ofSeconds(30)));
+
+        assertThat(heldAfterAWhile("name")).as("the lease granted to the interrupted acquire was released").isEmpty();
+    }
+
+    /**
+     * Nobody held the lease, so {@link LockOptions#holdAtLeast} keeps nothing: the lock is freed at once,
+     * as the clean-up of an acquire interrupted a moment earlier frees it. {@link InMemoryLockProtocol}
+     * cannot keep a lock after its release, so a discard that honoured holdAtLeast would fail and leave
+     * the key until its ttl (a backend that can keep it would hold it for holdAtLeast).
+     */
+    @Test
+    void aLeaseNobodyHeldIsDeletedWithinHoldAtLeast() throws Exception {
+        interruptWhileTheGrantIsDelivered("job",
+                LockOptions.watchdog(Duration.ofSeconds(30)).holdAtLeast(Duration.ofSeconds(20)));
+
+        assertThat(heldAfterAWhile("job")).as("the lease nobody held was deleted, holdAtLeast or not").isEmpty();
+    }
+
+    /** Acquires {@code name} on a thread, interrupts it while its grant is being delivered, and waits for both. */
+    private void interruptWhileTheGrantIsDelivered(String name, LockOptions options) throws Exception {
         backend.holdReplies();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread acquirer = new Thread(() -> {
             try {
-                engine.lock("name", LockOptions.watchdog(Duration.ofSeconds(30)), backend).acquire(Duration.ofSeconds(5));
+                engine.lock(name, options, backend).acquire(Duration.ofSeconds(5));
             } catch (RuntimeException e) {
                 thrown.set(e);
             }
@@ -69,12 +91,15 @@ class InterruptedGrantTest {
         assertThat(thrown.get()).isInstanceOf(LockInterruptedException.class);
         interruptHandled.countDown();
         replies.join(10_000);
+    }
 
+    /** The holder of {@code name} once it is gone, or after 5 s. */
+    private Optional<String> heldAfterAWhile(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (backend.holder("name").isPresent() && System.nanoTime() < deadline) {
+        while (backend.holder(name).isPresent() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(backend.holder("name")).as("the lease granted to the interrupted acquire was released").isEmpty();
+        return backend.holder(name);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
