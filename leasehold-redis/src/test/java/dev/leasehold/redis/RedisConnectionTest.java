@@ -193,6 +193,11 @@ class RedisConnectionTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("host 'localhost' the port '63x1', which is not a number from 1 to 65535")
                 .hasMessageNotContaining("topsecret");
+        for (String unencoded : new String[] {"ab/cd", "ab?cd", "ab#cd", "abcd/"}) {
+            assertThatThrownBy(() -> RedisLocks.builder().uri("redis://default:" + unencoded + "SECRET@localhost:6399"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("percent-encode")
+                    .hasMessageNotContaining("SECRET").hasMessageNotContaining("ab");
+        }
         assertThatThrownBy(() -> RedisLocks.builder().uri("redis-sentinel://localhost:26379,localhost:99999#m"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'99999'");
         assertThatThrownBy(() -> RedisLocks.builder().uri("redis-cluster://localhost:7000,localhost:x"))

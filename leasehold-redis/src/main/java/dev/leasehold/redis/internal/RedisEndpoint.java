@@ -87,6 +87,12 @@ public final class RedisEndpoint {
             end++;
         }
         String authority = text.substring(start, end);
+        if (authority.indexOf('@') < 0 && text.indexOf('@', end) >= 0) {
+            // A '/', '?' or '#' in a password cuts the authority before its '@': what precedes it would
+            // be read (and named below) as host and port, and that is the user name and password.
+            throw new IllegalArgumentException("Redis URI has a '/', '?' or '#' before its '@': percent-encode them "
+                    + "in a user name or password (%2F, %3F, %23)");
+        }
         for (String host : authority.substring(authority.lastIndexOf('@') + 1).split(",", -1)) {
             int colon = host.startsWith("[") ? host.indexOf("]:") + 1 : host.indexOf(':');
             boolean bareIpv6 = !host.startsWith("[") && colon >= 0 && host.indexOf(':', colon + 1) >= 0;
