@@ -77,7 +77,8 @@ public final class LazyRedisLockClient implements LockClient {
         RedisLockClient client;
         try {
             client = connect.get();
-        } catch (RuntimeException failed) {
+        } catch (RuntimeException | Error failed) {
+            // An Error too (a class that failed to initialise): left pending, the attempt would hold every later caller.
             mine.completeExceptionally(failed);
             throw failed;
         }

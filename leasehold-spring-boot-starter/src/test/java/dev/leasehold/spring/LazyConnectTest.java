@@ -14,7 +14,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,6 +81,31 @@ class LazyConnectTest {
         runner.withPropertyValues("leasehold.redis.uri=localhost:6379", "leasehold.redis.connect-on-startup=false")
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining(LeaseholdConfigurationException.class.getName() + ": leasehold.redis.uri: "));
+    }
+
+    /** An Error from the connect (a Netty class that failed to initialise) fails that call only; the next one tries again. */
+    @Test
+    void aConnectThatThrowsAnErrorDoesNotHoldTheNextCaller() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        LazyRedisLockClient client = new LazyRedisLockClient(() -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new NoClassDefFoundError("io/netty/channel/epoll/Epoll");
+            }
+            throw new LockUnavailableException("Redis at 127.0.0.1:1 is unreachable", List.of());
+        }, "leasehold.redis.uri");
+        assertThatThrownBy(() -> client.lock("report")).isInstanceOf(NoClassDefFoundError.class);
+
+        CompletableFuture<Throwable> next = CompletableFuture.supplyAsync(() -> {
+            try {
+                client.lock("report");
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+        assertThat(next.get(5, TimeUnit.SECONDS)).as("a new attempt, not a wait for the failed one")
+                .isInstanceOf(LockUnavailableException.class);
+        assertThat(attempts).hasValue(2);
     }
 
     static class Reports {
