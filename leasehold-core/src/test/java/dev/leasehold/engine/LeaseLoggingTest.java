@@ -44,7 +44,7 @@ class LeaseLoggingTest {
     void aLostLeaseIsExactlyOneWarnWithNameTokenAndReason() throws Exception {
         String name = unique("lost");
         Lease lease = engine.lock(name, LockOptions.fixedLease(Duration.ofMillis(50)), protocol).acquire(Duration.ofSeconds(1));
-        eventually(() -> !lease.isValid(), "the lease ended");
+        awaitLossReported(lease);
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
         lease.release();
         assertThatThrownBy(lease::ensureValid).isInstanceOf(LeaseLostException.class);
@@ -61,7 +61,7 @@ class LeaseLoggingTest {
         ManagedLease lease = (ManagedLease) engine.lock(name, LockOptions.watchdog(Duration.ofMillis(900)), protocol)
                 .acquire(Duration.ofSeconds(1));
         protocol.failRenewals(true);
-        eventually(() -> !lease.isValid(), "the lease ended");
+        awaitLossReported(lease);
         protocol.failRenewals(false);
 
         List<String> renewalWarnings = lines(name, " WARN ").stream().filter(line -> line.contains("Renewal")).toList();
@@ -98,6 +98,15 @@ class LeaseLoggingTest {
             assertThat(LogScan.HOLDER_ID.matcher("holder " + id + " failed").find()).as(id).isTrue();
             assertThat(LogScan.HOLDER_ID.matcher("holder " + HolderIds.redact(id) + " failed").find()).isFalse();
         }
+    }
+
+    /**
+     * Waits until the loss is reported, not just visible: {@code isValid()} turns false the moment
+     * another thread marks the lease lost, before that thread writes its WARN; {@code lost()}
+     * completes after it.
+     */
+    private static void awaitLossReported(Lease lease) throws Exception {
+        lease.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
     private static String unique(String what) {
