@@ -314,10 +314,12 @@ public abstract class LockClientContract {
         assertThat(lostAfter).as("lost at the local deadline (600 ms - drift)")
                 .isBetween(580L, acquiredAfter + 600L + SLACK_MILLIS);
         assertThat(lease.isValid()).isFalse();
-        try (Lease next = lock(client(), lockName).acquire(Duration.ofSeconds(2))) {
+        try (Lease next = lock(client(), lockName).acquire(Duration.ofSeconds(3))) {
             long takenAfter = (System.nanoTime() - start) / 1_000_000;
+            // Never before the ttl; the upper bound only shows that the server expired the key, with
+            // room for a loaded machine (CI saw 1.84 s while other builds ran).
             assertThat(takenAfter).as("the server let the key expire on time")
-                    .isBetween(580L, 600L + 1_000L + serverExpiryGranularity().toMillis());
+                    .isBetween(580L, 600L + 2_000L + serverExpiryGranularity().toMillis());
             assertThat(next.token()).isGreaterThan(lease.token());
         }
         assertThat(lease.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
