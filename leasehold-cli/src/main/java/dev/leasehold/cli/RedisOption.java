@@ -7,10 +7,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -43,13 +39,14 @@ final class RedisOption {
     @Option(names = FILE_OPTION, paramLabel = "FILE",
             description = "Read the Redis URI (any form --redis takes) from the first line of FILE, e.g. a secret "
                     + "mounted by Kubernetes or systemd's LoadCredential: its password then shows neither in ps "
-                    + "nor in the environment. Instead of --redis and $" + ENV_VAR + ".")
+                    + "nor in the environment. A regular file of UTF-8 text, at most " + UriFile.MAX_BYTES / 1024
+                    + " KiB. Instead of --redis and $" + ENV_VAR + ".")
     private Path uriFile;
 
     /**
      * Connects to the server.
      *
-     * @throws ParameterException if the URI is malformed, or the file cannot be read (usage errors)
+     * @throws ParameterException if the URI is malformed, or the file gives none (usage errors)
      * @throws dev.leasehold.LockUnavailableException if the server cannot be reached or refuses the credentials
      */
     RedisLockClient connect() {
@@ -68,16 +65,12 @@ final class RedisOption {
         return spec.commandLine().getParseResult().hasMatchedOption(URI_OPTION) || uriFile != null;
     }
 
-    /** The file's first non-blank line, stripped; its content never appears in a message. */
+    /** The URI in the file ({@link UriFile}); its content never appears in a message. */
     private String readUri() {
         try {
-            return Files.readAllLines(uriFile, StandardCharsets.UTF_8).stream().map(String::strip)
-                    .filter(line -> !line.isEmpty()).findFirst()
-                    .orElseThrow(() -> usage("is empty; it must hold the URI, e.g. redis://:password@host:6379"));
-        } catch (NoSuchFileException e) {
-            throw usage("does not exist");
-        } catch (IOException e) {
-            throw usage("cannot be read (" + e.getClass().getSimpleName() + "); check its permissions");
+            return UriFile.firstLine(uriFile);
+        } catch (UriFile.Refused refused) {
+            throw usage(refused.getMessage());
         }
     }
 

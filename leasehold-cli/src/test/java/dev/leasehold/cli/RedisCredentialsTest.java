@@ -60,6 +60,15 @@ class RedisCredentialsTest {
         assertThat(shown.output()).doesNotContain(PASSWORD);
     }
 
+    /** Windows editors start UTF-8 with a byte order mark; it was kept, and the URI "must start with redis://". */
+    @Test
+    void aFileThatStartsWithAByteOrderMarkConnects() throws IOException {
+        Path file = Files.writeString(dir.resolve("bom.uri"), "\uFEFF" + uriWithPassword() + "\r\n");
+        CliProcess inspect = CliProcess.start(dir, Map.of(), "inspect", "bom-job", "--redis-file", file.toString());
+        assertThat(inspect.awaitExit(EXIT_TIMEOUT)).as(inspect.stderr()).isZero();
+        assertThat(inspect.stdout() + inspect.stderr()).doesNotContain(PASSWORD);
+    }
+
     @Test
     void aFileThatIsMissingEmptyOrGivenWithRedisIsAUsageErrorThatNeverShowsItsContent() throws IOException {
         CliProcess missing = CliProcess.start(dir, Map.of(), "inspect", "x", "--redis-file", "no-such-file");

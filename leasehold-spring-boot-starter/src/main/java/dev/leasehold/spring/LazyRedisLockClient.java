@@ -24,9 +24,11 @@ import java.util.function.Supplier;
  * {@code multiLock}, {@code leadership}) and {@link #connected()} connect first if no connection was
  * made yet; one that cannot connect throws the {@link LockUnavailableException} of the attempt, which
  * names the server, and the next call tries again. Callers that come while an attempt is under way
- * wait for that one attempt (at most the operation timeout) and share its outcome, so a dead server
- * costs one attempt at a time, not one per caller. Once connected, every call goes to that
- * {@link RedisLockClient}, which follows reconnects itself. Thread-safe.
+ * wait for that one attempt (as long as it takes; each of its steps is bounded by the operation
+ * timeout) and share its outcome, so a dead server costs one attempt at a time, not one per caller.
+ * Once connected, every call goes to that {@link RedisLockClient}, which follows reconnects itself.
+ * After {@link #close()}, every call, including one already waiting for an attempt, throws
+ * {@link LockClientClosedException}. Thread-safe.
  */
 public final class LazyRedisLockClient implements LockClient {
 
@@ -62,6 +64,11 @@ public final class LazyRedisLockClient implements LockClient {
             }
             CompletableFuture<RedisLockClient> mine = new CompletableFuture<>();
             if (attempt.compareAndSet(current, mine)) {
+                if (closed) {
+                    // close() may have read the attempt before this one was set: end it here, as close() would.
+                    mine.completeExceptionally(new LockClientClosedException(describe()));
+                    throw new LockClientClosedException(describe());
+                }
                 return connect(mine);
             }
         }
@@ -82,25 +89,33 @@ public final class LazyRedisLockClient implements LockClient {
             mine.completeExceptionally(failed);
             throw failed;
         }
-        mine.complete(client);
-        if (closed) {
-            // close() ran while this connected and may not have seen the client: close it here.
+        if (!mine.complete(client) || closed) {
+            // close() ran while this connected and ended the attempt, or may not have seen the client: close it here.
             client.close();
             throw new LockClientClosedException(describe());
         }
         return client;
     }
 
-    /** Another caller's attempt: its client, or its failure thrown again here. */
-    private static RedisLockClient await(CompletableFuture<RedisLockClient> attempt) {
+    /** Another caller's attempt: its client, or its failure thrown again here; closed while waiting, the close. */
+    private RedisLockClient await(CompletableFuture<RedisLockClient> attempt) {
+        RedisLockClient client;
         try {
-            return attempt.join();
+            client = attempt.join();
         } catch (CompletionException failed) {
+            if (failed.getCause() instanceof LockClientClosedException) {
+                throw new LockClientClosedException(describe()); // thrown in this caller's thread, not close()'s
+            }
             if (failed.getCause() instanceof RuntimeException cause) {
                 throw cause;
             }
             throw failed;
         }
+        if (closed) {
+            // The attempt completed just before close() ended it: its client is being closed, never handed out.
+            throw new LockClientClosedException(describe());
+        }
+        return client;
     }
 
     @Override
@@ -145,12 +160,17 @@ public final class LazyRedisLockClient implements LockClient {
                 : "Redis of " + configuredBy + " (not connected yet: leasehold.redis.connect-on-startup=false)";
     }
 
-    /** Closes the connected client, if any; a connection under way is closed when it completes. Idempotent. */
+    /**
+     * Closes the connected client, if any; a connection under way is closed when it completes, and the
+     * callers waiting for it get {@link LockClientClosedException} now. Idempotent.
+     */
     @Override
     public void close() {
-        closed = true;
-        if (isConnected()) {
-            attempt.get().join().close();
+        closed = true; // before reading the attempt: an attempt set after this read sees closed (connected())
+        CompletableFuture<RedisLockClient> current = attempt.get();
+        if (current != null && !current.completeExceptionally(new LockClientClosedException(describe()))
+                && !current.isCompletedExceptionally()) {
+            current.join().close();
         }
     }
 

@@ -2,10 +2,12 @@ package dev.leasehold.spring;
 
 import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.RedisLockClient;
+import dev.leasehold.redis.RedisLocks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -16,8 +18,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -106,6 +110,75 @@ class LazyConnectTest {
         assertThat(next.get(5, TimeUnit.SECONDS)).as("a new attempt, not a wait for the failed one")
                 .isInstanceOf(LockUnavailableException.class);
         assertThat(attempts).hasValue(2);
+    }
+
+    /**
+     * A close while a connect is under way: the callers waiting for it were held until it ended and
+     * then got its client, already closed, instead of {@link LockClientClosedException}.
+     */
+    @Test
+    void aCloseDuringAConnectEndsTheWaitOfEveryCallerWithTheTypedError() throws Exception {
+        CountDownLatch connecting = new CountDownLatch(1);
+        CountDownLatch serverUp = new CountDownLatch(1);
+        AtomicReference<RedisLockClient> made = new AtomicReference<>();
+        try (RedisServer server = RedisServer.builder().start()) {
+            LazyRedisLockClient client = new LazyRedisLockClient(() -> {
+                connecting.countDown();
+                await(serverUp); // a server slow to answer
+                made.set(RedisLocks.builder().uri(server.uri()).connect());
+                return made.get();
+            }, "leasehold.redis.uri");
+            try {
+                Call first = Call.start(() -> client.lock("report"));
+                assertThat(connecting.await(5, TimeUnit.SECONDS)).isTrue();
+                Call waiter = Call.start(() -> client.lock("report"));
+                while (waiter.thread().getState() != Thread.State.WAITING) { // in the attempt's join, not yet past it
+                    Thread.sleep(10);
+                }
+
+                client.close();
+
+                assertThat(waiter.thrown().get(5, TimeUnit.SECONDS)).as("the waiter, with the connect still under way")
+                        .isInstanceOf(LockClientClosedException.class);
+                assertThat(Call.start(client::connected).thrown().get(5, TimeUnit.SECONDS)).as("a caller after the close")
+                        .isInstanceOf(LockClientClosedException.class);
+                serverUp.countDown();
+                assertThat(first.thrown().get(10, TimeUnit.SECONDS)).as("the caller that connected")
+                        .isInstanceOf(LockClientClosedException.class);
+                assertThatThrownBy(() -> made.get().inspect("report")).as("the client it made is closed")
+                        .isInstanceOf(LockClientClosedException.class);
+            } finally {
+                serverUp.countDown();
+                client.close();
+            }
+        }
+    }
+
+    /** A call made in a thread of its own, and what it throws (null if it returns). */
+    private record Call(Thread thread, CompletableFuture<Throwable> thrown) {
+        static Call start(Runnable call) {
+            CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    call.run();
+                    thrown.complete(null);
+                } catch (RuntimeException e) {
+                    thrown.complete(e);
+                }
+            }, "lazy-connect-caller");
+            thread.setDaemon(true);
+            thread.start();
+            return new Call(thread, thrown);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     static class Reports {
