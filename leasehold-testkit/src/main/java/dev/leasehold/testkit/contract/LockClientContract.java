@@ -144,9 +144,10 @@ public abstract class LockClientContract {
     @Test
     void extendKeepsAHeldLeaseAndNeverRevivesAnEndedOne() throws Exception {
         String lockName = name("extend");
-        Lease lease = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(300))).acquire(Duration.ofSeconds(5));
+        // Long enough that the extend's round trip ends before the lease would, even on a loaded machine.
+        Lease lease = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(800))).acquire(Duration.ofSeconds(5));
         lease.extend(Duration.ofSeconds(5));
-        Thread.sleep(500);
+        Thread.sleep(1_000);
         assertThat(lease.isValid()).as("valid past its lease time").isTrue();
         assertThat(lock(client(), lockName).tryAcquire(Duration.ZERO)).as("still held on the backend").isEmpty();
         assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
