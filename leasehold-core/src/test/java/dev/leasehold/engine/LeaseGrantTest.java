@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LeaseGrantTest {
 
     private static final Duration TTL = Duration.ofSeconds(6);
-    private static final Duration GRANT = Duration.ofMillis(600);
+    private static final Duration GRANT = Duration.ofMillis(1_000);
 
     private final InMemoryLockProtocol protocol = new InMemoryLockProtocol();
     private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)), "in-memory");
@@ -38,7 +38,7 @@ class LeaseGrantTest {
         assertThat(lease.remaining()).isLessThanOrEqualTo(GRANT.minus(LockOptions.drift(GRANT))
                 .plusNanos(System.nanoTime() - sent));
         // Renewals at a third of the grant keep it valid over several grants.
-        Thread.sleep(GRANT.multipliedBy(4).toMillis());
+        Thread.sleep(GRANT.multipliedBy(3).toMillis());
         assertThat(lease.isValid()).as("renewed within each grant").isTrue();
         assertThat(lease.remaining()).isLessThanOrEqualTo(GRANT);
 
