@@ -154,19 +154,29 @@ final class Acquisitions {
     }
 
     /**
-     * How long after {@code sentAtNanos} the servers keep {@code holder}'s key at least: its
-     * session's {@link Sessions.Session#grantedFor}; {@code null} for a key on a lease of its own,
-     * granted or kept alive after the send of the attempt or renewal that the engine counts from
-     * (so the ttl alone bounds it), and for an acquisition unknown or not placed yet.
+     * How long after {@code sentAtNanos} the servers keep {@code holder}'s key at least: see
+     * {@link #grantedFor(CompletableFuture, long)}; {@code null} for an acquisition unknown here
+     * (released, or never placed), of which the engine asks nothing.
      */
     Duration grantedFor(String holder, long sentAtNanos) {
         AcquisitionSlot slot = slots.get(holder);
-        if (slot == null) {
-            return null;
+        return slot == null ? null : grantedFor(slot.current, sentAtNanos);
+    }
+
+    /**
+     * What the servers grant the key of {@code current}, counted from {@code sentAtNanos}: its
+     * session's {@link Sessions.Session#grantedFor}; {@code null} for a key on a lease of its own,
+     * granted or kept alive after the send of the attempt or renewal that the engine counts from
+     * (so the ttl alone bounds it); nothing ({@link Duration#ZERO}) while the key is being placed
+     * again or could not be (its lease was found gone, and the key with it), rather than a claim
+     * that the ttl bounds it, or an exception thrown into the engine.
+     */
+    static Duration grantedFor(CompletableFuture<Acquisition> current, long sentAtNanos) {
+        if (!current.isDone() || current.isCompletedExceptionally()) {
+            return Duration.ZERO;
         }
-        Acquisition acquisition = slot.current.getNow(null);
-        return acquisition == null || acquisition.session() == null ? null
-                : acquisition.session().grantedFor(sentAtNanos);
+        Acquisition acquisition = current.join();
+        return acquisition.session() == null ? null : acquisition.session().grantedFor(sentAtNanos);
     }
 
     /**
