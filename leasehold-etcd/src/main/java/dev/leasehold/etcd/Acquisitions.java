@@ -36,13 +36,15 @@ import java.util.function.Function;
  * <p>The lease's TTL on the server is the lease's ttl rounded up to whole seconds (etcd's unit, and
  * never below etcd's minimum): the server always keeps a key at least as long as the engine's local
  * deadline trusts it, so {@code lost()} completes before the server can give the lock to another.
- * For that, every attempt on a session sends a {@code LeaseKeepAlive} of the session alongside its
- * {@code Txn} (the engine counts the lease from the attempt's send; a session kept alive earlier
- * may expire sooner). A keep-alive counts only once a linearizable read sent after its answer
- * confirmed, in the same raft term, that a quorum follows the leader that renewed it (see
- * {@code confirm}): a leader cut off from its peers can no longer extend a lease the majority is
- * about to expire. A renewal's read also checks that the acquisition's key still stands (a broken
- * lock's key is deleted while its session lives on).
+ * A key on a session is kept at least the session's TTL from the session's latest grant or
+ * confirmed keep-alive ({@link Sessions.Session#grantedFor}), which {@link #grantedFor} reports to
+ * the engine, so the local deadline never outlasts it. An attempt on a session that still has at
+ * least two thirds of the ttl of that bound is its {@code Txn} alone; otherwise it sends a
+ * {@code LeaseKeepAlive} of the session alongside its {@code Txn}. A keep-alive counts only once a
+ * linearizable read sent after its answer confirmed, in the same raft term, that a quorum follows
+ * the leader that renewed it (see {@code confirm}): a leader cut off from its peers can no longer
+ * extend a lease the majority is about to expire. A renewal's read also checks that the
+ * acquisition's key still stands (a broken lock's key is deleted while its session lives on).
  */
 final class Acquisitions {
 
@@ -83,13 +85,16 @@ final class Acquisitions {
     }
 
     /**
-     * Runs {@code use} with the live lease of {@code holder}'s acquisition, one that was granted or
-     * kept alive after this was called (so it lives at least {@code ttl} from now). An own lease
-     * ({@code shared} false) is granted on the first attempt. Otherwise, and on every later attempt
-     * (the key keeps its place in the queue), the lease is kept alive by a {@code LeaseKeepAlive}
-     * sent alongside {@code use}'s calls, not before them, which saves a round trip per attempt. If
-     * the lease had expired meanwhile, {@code use}'s result is dropped ({@code discard}) and it runs
-     * again with a new lease (the key lost its place, as a dead waiter's does).
+     * Runs {@code use} with the live lease of {@code holder}'s acquisition. An own lease
+     * ({@code shared} false) is granted on the first attempt, after this was called, so it lives at
+     * least {@code ttl} from now. A session whose confirmed bound ({@link #grantedFor}) still
+     * covers two thirds of {@code ttl} from now is used as it is: {@code use}'s {@code Txn}, which
+     * etcd refuses if the session is gone, is the only call. Otherwise, and on every later attempt of
+     * an own lease (the key keeps its place in the queue), the lease is kept alive by a
+     * {@code LeaseKeepAlive} sent alongside {@code use}'s calls, not before them, which saves a round
+     * trip per attempt. If the lease had expired meanwhile, {@code use}'s result is dropped
+     * ({@code discard}) and it runs again with a new lease (the key lost its place, as a dead
+     * waiter's does).
      */
     <T> CompletableFuture<T> withLease(String holder, QueueKeys queue, String tag, Duration ttl, boolean shared,
                                        Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
@@ -107,7 +112,9 @@ final class Acquisitions {
         CompletableFuture<Void> admitted = new CompletableFuture<>();
         CompletableFuture<Acquisition> current = admitted.thenCompose(ignored -> known.current);
         CompletableFuture<T> attempt = justGranted ? current.thenCompose(use)
-                : current.thenCompose(acquisition -> keptAlive(known, acquisition, queue, tag, ttl, shared, use, discard));
+                : current.thenCompose(acquisition -> coveredBySession(acquisition, ttl)
+                        ? onSession(known, acquisition, queue, tag, ttl, use)
+                        : keptAlive(known, acquisition, queue, tag, ttl, shared, use, discard));
         if (!known.admit(attempt)) {
             // Abandoned since the look-up: the abandon may have deleted the key this attempt would create.
             return CompletableFuture.failedFuture(new CancellationException("the acquisition was abandoned"));
@@ -115,6 +122,61 @@ final class Acquisitions {
         admitted.complete(null);
         // A copy: the engine may cancel what it gets, and the release must still wait for the Txn.
         return attempt.copy();
+    }
+
+    /** Whether {@code acquisition}'s session is known to live at least two thirds of {@code ttl} from now. */
+    private static boolean coveredBySession(Acquisition acquisition, Duration ttl) {
+        return acquisition.session() != null && acquisition.session().grantedFor(System.nanoTime())
+                .compareTo(ttl.minus(ttl.dividedBy(3))) >= 0;
+    }
+
+    /**
+     * {@code use} with {@code acquisition} on its session as it is, with no keep-alive: the engine
+     * counts the lease no longer than {@link #grantedFor} says. If etcd refused the {@code Txn} for
+     * want of the session's lease (revoked, or expired while this client was cut off), the session is
+     * gone: every key on it is lost, and {@code use} runs again on a newly placed key.
+     */
+    private <T> CompletableFuture<T> onSession(AcquisitionSlot slot, Acquisition acquisition, QueueKeys queue,
+                                               String tag, Duration ttl,
+                                               Function<Acquisition, CompletableFuture<T>> use) {
+        return use.apply(acquisition).handle((result, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(result);
+            }
+            if (!EtcdErrors.isLeaseNotFound(error)) {
+                return CompletableFuture.<T>failedFuture(EtcdErrors.unwrap(error));
+            }
+            sessions.gone(acquisition.session(), acquisition.lost());
+            CompletableFuture<Acquisition> again = place(queue, tag, ttl, true);
+            slot.current = again;
+            return again.thenCompose(use);
+        }).thenCompose(answer -> answer);
+    }
+
+    /**
+     * How long after {@code sentAtNanos} the servers keep {@code holder}'s key at least: see
+     * {@link #grantedFor(CompletableFuture, long)}; {@code null} for an acquisition unknown here
+     * (released, or never placed), of which the engine asks nothing.
+     */
+    Duration grantedFor(String holder, long sentAtNanos) {
+        AcquisitionSlot slot = slots.get(holder);
+        return slot == null ? null : grantedFor(slot.current, sentAtNanos);
+    }
+
+    /**
+     * What the servers grant the key of {@code current}, counted from {@code sentAtNanos}: its
+     * session's {@link Sessions.Session#grantedFor}; {@code null} for a key on a lease of its own,
+     * granted or kept alive after the send of the attempt or renewal that the engine counts from
+     * (so the ttl alone bounds it); nothing ({@link Duration#ZERO}) while the key is being placed
+     * again or could not be (its lease was found gone, and the key with it), rather than a claim
+     * that the ttl bounds it, or an exception thrown into the engine.
+     */
+    static Duration grantedFor(CompletableFuture<Acquisition> current, long sentAtNanos) {
+        if (!current.isDone() || current.isCompletedExceptionally()) {
+            return Duration.ZERO;
+        }
+        Acquisition acquisition = current.join();
+        return acquisition.session() == null ? null : acquisition.session().grantedFor(sentAtNanos);
     }
 
     /**
@@ -340,10 +402,11 @@ final class Acquisitions {
     }
 
     private CompletableFuture<Liveness> keepAlive(Acquisition acquisition, boolean keyToo, long giveUpAtNanos) {
+        long sentAt = System.nanoTime();
         return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
             if (error == null) {
                 return response.getTTL() > 0
-                        ? confirm(acquisition, keyToo, response.getHeader().getRaftTerm(), giveUpAtNanos)
+                        ? confirm(acquisition, keyToo, sentAt, response.getHeader().getRaftTerm(), giveUpAtNanos)
                         : CompletableFuture.completedFuture(Liveness.LEASE_GONE);
             }
             if (EtcdErrors.isLeaseNotFound(error)) {
@@ -367,12 +430,17 @@ final class Acquisitions {
      * answer is served only once the leader of its term has heard from a quorum; if that term is still
      * {@code term}, no other leader was elected before the keep-alive was answered, and the one whose
      * lessor renewed the lease was the real leader. A new term in between means the renewal may have
-     * reached a deposed leader: it is sent again, in the new term.
+     * reached a deposed leader: it is sent again, in the new term. A confirmed keep-alive of a
+     * session, sent at {@code sentAtNanos}, extends the session's bound ({@link Sessions.Session#confirmed}).
      */
-    private CompletableFuture<Liveness> confirm(Acquisition acquisition, boolean keyToo, long term, long giveUpAtNanos) {
+    private CompletableFuture<Liveness> confirm(Acquisition acquisition, boolean keyToo, long sentAtNanos, long term,
+                                                long giveUpAtNanos) {
         return client.getKVClient().get(acquisition.key(), GetOption.builder().withCountOnly(true).build())
                 .thenCompose(read -> {
                     if (read.getHeader().getRaftTerm() == term) {
+                        if (acquisition.session() != null) {
+                            acquisition.session().confirmed(sentAtNanos);
+                        }
                         return CompletableFuture.completedFuture(keyToo && read.getCount() == 0
                                 ? Liveness.KEY_GONE : Liveness.ALIVE);
                     }

@@ -47,9 +47,11 @@ import java.util.concurrent.CompletableFuture;
  * its number on a session lease) and created only if absent ({@code create_revision == 0}), with the acquisition's holder id as value; a
  * repeated attempt finds that key and takes its place, so one acquisition never has two keys.
  *
- * <p>Round trips of a watchdog lease: every attempt is one {@code Txn}, with a {@code LeaseKeepAlive}
- * of the session (confirmed by a count-only {@code Range}) sent together with it, so the session
- * lives at least the ttl from the attempt's send; a renewal one {@code LeaseKeepAlive} and its
+ * <p>Round trips of a watchdog lease: every attempt is one {@code Txn}; only when the session's
+ * latest grant or confirmed keep-alive leaves less than two thirds of the ttl is a
+ * {@code LeaseKeepAlive} of the session (confirmed by a count-only {@code Range}) sent together with
+ * it. The engine counts the lease no longer than the session is known to live on the servers
+ * ({@link #grantedFor}); a renewal one {@code LeaseKeepAlive} and its
  * {@code Range}; a release one {@code DeleteRange}; a release within hold-at-least a
  * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
  * {@code LeaseGrant} for the session; a waiter whose one blocker is deleted holds after one
@@ -162,8 +164,8 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
      * only leave the queue ahead of it, and fewer keys ahead never take a grant back), so the waiter
      * holds it once one linearizable read finds its own key still there (a break deletes every key of
      * the queue at one revision), with no new attempt. The engine counts the lease from the send of
-     * the attempt that returned this wake, whose confirmed keep-alive (see
-     * {@link Acquisitions#withLease}) was sent after it. Anything else (a failed watch or read, the
+     * the attempt that returned this wake, for no longer than the key's session is known to live
+     * from then ({@link #grantedFor}). Anything else (a failed watch or read, the
      * key gone) is a plain retry. Cancelling the wake ends the watch.
      */
     private CompletableFuture<Wake> handOff(CompletableFuture<Boolean> deleted, ByteSequence own, long token, long stamp) {
@@ -213,6 +215,12 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
                 }, error -> deleted.complete(false)));
         deleted.whenComplete((event, error) -> watcher.close());
         return deleted;
+    }
+
+    /** What the key's session still grants, from its latest grant or confirmed keep-alive; see {@link Acquisitions#grantedFor}. */
+    @Override
+    public Duration grantedFor(String holder, long sentAtNanos) {
+        return acquisitions.grantedFor(holder, sentAtNanos);
     }
 
     @Override

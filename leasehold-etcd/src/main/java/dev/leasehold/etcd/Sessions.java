@@ -2,6 +2,7 @@ package dev.leasehold.etcd;
 
 import io.etcd.jetcd.Client;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * watchdog acquisition of that ttl (etcd's own {@code concurrency.Session} model), so an
  * acquisition is one {@code Txn} and a release one {@code DeleteRange} instead of a lease grant and
  * a revocation each. The engine's renewals of those acquisitions are the session's keep-alives.
+ *
+ * <p>Each session remembers the send time of its latest grant or quorum-confirmed keep-alive
+ * ({@link Session#confirmed}): the servers keep the lease at least its TTL from then (a lease
+ * expires only its TTL after the leader last renewed it, and a new leader renews every lease in
+ * full), which bounds every key on it ({@link Session#grantedFor}) without a keep-alive of its own.
  *
  * <p>A session lease found gone on the server (expired after its keep-alives failed for its ttl, or
  * revoked) took every key on it: {@link #gone} completes the loss signal of every acquisition that
@@ -31,10 +37,30 @@ final class Sessions {
         final long seconds;
         private final AtomicLong sequence = new AtomicLong();
         private final Set<CompletableFuture<String>> members = ConcurrentHashMap.newKeySet();
+        /** {@link System#nanoTime()} at the send of the latest grant or confirmed keep-alive; only grows. */
+        private final AtomicLong confirmedAt;
 
-        private Session(long leaseId, long seconds) {
+        private Session(long leaseId, long seconds, long grantSentAtNanos) {
             this.leaseId = leaseId;
             this.seconds = seconds;
+            this.confirmedAt = new AtomicLong(grantSentAtNanos);
+        }
+
+        /**
+         * A keep-alive of this lease sent at {@code sentAtNanos} was answered with a positive TTL and
+         * confirmed by a quorum in the same raft term: the lease lives at least its TTL from then.
+         */
+        void confirmed(long sentAtNanos) {
+            confirmedAt.accumulateAndGet(sentAtNanos, (known, sent) -> sent - known > 0 ? sent : known);
+        }
+
+        /**
+         * How long after {@code sentAtNanos} the servers keep this lease at least, unless it is
+         * revoked (which deletes its keys, so nothing is held on it any more): its TTL from the
+         * latest confirmed send. Negative when that bound has passed.
+         */
+        Duration grantedFor(long sentAtNanos) {
+            return Duration.ofNanos(confirmedAt.get() + TimeUnit.SECONDS.toNanos(seconds) - sentAtNanos);
         }
 
         /** A number no other acquisition on this session has: names its key. */
@@ -66,10 +92,15 @@ final class Sessions {
         this.client = client;
     }
 
-    /** The live session of {@code seconds}, granted now if there is none; a failed grant is not kept. */
+    /**
+     * The live session of {@code seconds}, granted now if there is none; a failed grant is not kept.
+     * A grant is a raft write, committed by a quorum: the lease lives at least its TTL from its send.
+     */
     CompletableFuture<Session> of(long seconds) {
-        CompletableFuture<Session> session = live.computeIfAbsent(seconds,
-                ttl -> client.getLeaseClient().grant(ttl).thenApply(granted -> new Session(granted.getID(), ttl)));
+        CompletableFuture<Session> session = live.computeIfAbsent(seconds, ttl -> {
+            long sentAt = System.nanoTime();
+            return client.getLeaseClient().grant(ttl).thenApply(granted -> new Session(granted.getID(), ttl, sentAt));
+        });
         session.whenComplete((ignored, error) -> {
             if (error != null) {
                 live.remove(seconds, session);
