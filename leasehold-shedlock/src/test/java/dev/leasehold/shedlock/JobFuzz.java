@@ -29,6 +29,7 @@ final class JobFuzz {
     private static final int RUNS = 30;
     private static final int SHORT_RUNS = 5;
     static final String LOST_INCREMENT = "runs of the job (fewer if two overlapped and lost an increment)";
+    static final String TOKEN_NOT_GREATER = "runs whose token did not exceed the previous run's";
 
     private final LockingTaskExecutor[] instances;
     private final Duration lockAtLeastFor;
@@ -58,7 +59,7 @@ final class JobFuzz {
         assertThat(jobs[0].counter).as(LOST_INCREMENT).isEqualTo((THREADS / 2 - 1) * RUNS + SHORT_RUNS);
         assertThat(jobs[1].counter).as(LOST_INCREMENT).isEqualTo(THREADS / 2 * RUNS);
         for (Job job : jobs) {
-            assertThat(job.tokensOutOfOrder).as("runs whose token did not exceed the previous run's").isZero();
+            assertThat(job.tokensOutOfOrder).as(TOKEN_NOT_GREATER).isZero();
         }
     }
 

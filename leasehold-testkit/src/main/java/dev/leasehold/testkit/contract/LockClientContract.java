@@ -349,7 +349,8 @@ public abstract class LockClientContract {
                 .thenApply(lease -> Thread.currentThread().getName() + ":" + lease.release());
         String outcome = released.get(10, TimeUnit.SECONDS);
         assertThat(outcome).endsWith(":RELEASED").doesNotStartWith("lettuce-");
-        Lease fixed = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(100))).acquire(Duration.ofSeconds(5));
+        // 400 ms, not less: Redlock gives each node 5 % of the ttl to answer, and 5 ms was too little on a loaded machine.
+        Lease fixed = lock(client(), lockName, LockOptions.fixedLease(Duration.ofMillis(400))).acquire(Duration.ofSeconds(5));
         String lostThread = fixed.lost().thenApply(lost -> Thread.currentThread().getName())
                 .toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(lostThread).as("lost() callbacks run off the I/O threads and off the renewal thread, where a"
