@@ -32,6 +32,17 @@ final class BackgroundCalls {
         return KeeperException.Code.get(event.getResultCode());
     }
 
+    /**
+     * Throws {@code operation}'s error unless its call succeeded or found no node: for a delete, a
+     * sync or a listing, a node already gone is the outcome asked for.
+     */
+    static void requireOkOrNoNode(CuratorEvent event, String ensemble, String operation) {
+        KeeperException.Code code = code(event);
+        if (code != KeeperException.Code.OK && code != KeeperException.Code.NONODE) {
+            throw ZooKeeperErrors.of(ensemble, operation, code);
+        }
+    }
+
     /** Sends a call with the callback given. */
     @FunctionalInterface
     interface Sender {

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import static dev.leasehold.zookeeper.BackgroundCalls.code;
+import static dev.leasehold.zookeeper.BackgroundCalls.requireOkOrNoNode;
 
 /**
  * What a ZooKeeper client can tell about locks it did not take, read from the lock directories
@@ -235,9 +236,7 @@ final class ZooKeeperInspector implements Inspector {
 
     private void sync(String path, String operation) {
         await(operation, callback -> curator.sync().inBackground(callback).forPath(path), event -> {
-            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
+            requireOkOrNoNode(event, ensemble, operation);
             return null;
         });
     }

@@ -32,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static dev.leasehold.zookeeper.BackgroundCalls.code;
+import static dev.leasehold.zookeeper.BackgroundCalls.requireOkOrNoNode;
 
 /**
  * One lock kind on a ZooKeeper ensemble, core's {@link QueueRule} deciding over the name's nodes:
@@ -155,9 +156,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private CompletableFuture<Void> sync(String path, String operation) {
         CompletableFuture<Void> synced = new CompletableFuture<>();
         call(synced, operation, callback -> curator.sync().inBackground(callback).forPath(path), event -> {
-            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
+            requireOkOrNoNode(event, ensemble, operation);
             return null;
         });
         return synced;
@@ -231,9 +230,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 ? curator.getChildren().usingWatcher((CuratorWatcher)
                         event -> changed.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
                 : curator.getChildren().inBackground(callback).forPath(directory), event -> {
-                    if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
-                    }
+                    requireOkOrNoNode(event, ensemble, operation);
                     return event.getChildren() == null ? List.<String>of() : event.getChildren();
                 });
         return listed;
@@ -489,12 +486,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         String operation = "the release of '" + name + "'";
         CompletableFuture<ReleaseOutcome> released = new CompletableFuture<>();
         call(released, operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
-            KeeperException.Code code = code(event);
-            if (code != KeeperException.Code.OK && code != KeeperException.Code.NONODE) {
-                throw ZooKeeperErrors.of(ensemble, operation, code);
-            }
+            requireOkOrNoNode(event, ensemble, operation);
             nodes.remove(holder, own);
-            return ReleaseOutcome.single(code == KeeperException.Code.OK);
+            return ReleaseOutcome.single(code(event) == KeeperException.Code.OK);
         });
         return released;
     }
@@ -593,9 +587,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private CompletableFuture<Void> delete(String path, String operation) {
         CompletableFuture<Void> deleted = new CompletableFuture<>();
         call(deleted, operation, callback -> curator.delete().inBackground(callback).forPath(path), event -> {
-            if (code(event) != KeeperException.Code.OK && code(event) != KeeperException.Code.NONODE) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
+            requireOkOrNoNode(event, ensemble, operation);
             return null;
         });
         return deleted;
