@@ -25,20 +25,7 @@ final class ForUpdateStock implements StockStrategy {
     @Override
     public boolean sell() throws Exception {
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            try {
-                long left = StockSql.read(connection, "SELECT units FROM stock WHERE id = 1 FOR UPDATE");
-                if (left <= 0) {
-                    connection.rollback();
-                    return false;
-                }
-                StockSql.write(connection, left - 1);
-                connection.commit();
-                return true;
-            } catch (Exception e) {
-                connection.rollback();
-                throw e;
-            }
+            return StockSql.sellOne(connection, "SELECT units FROM stock WHERE id = 1 FOR UPDATE", unused -> { });
         }
     }
 

@@ -42,21 +42,8 @@ final class LockedStock implements StockStrategy {
     @Override
     public boolean sell() throws Exception {
         try (Lease lease = lock.acquire(Duration.ofSeconds(30)); Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
-            try {
-                guard.admit(connection, "stock:1", lease.token());
-                long left = StockSql.read(connection, "SELECT units FROM stock WHERE id = 1");
-                if (left <= 0) {
-                    connection.rollback();
-                    return false;
-                }
-                StockSql.write(connection, left - 1);
-                connection.commit();
-                return true;
-            } catch (Exception e) {
-                connection.rollback();
-                throw e;
-            }
+            return StockSql.sellOne(connection, "SELECT units FROM stock WHERE id = 1",
+                    inTransaction -> guard.admit(inTransaction, "stock:1", lease.token()));
         }
     }
 

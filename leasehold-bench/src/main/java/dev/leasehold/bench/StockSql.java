@@ -30,6 +30,37 @@ final class StockSql {
         }
     }
 
+    /**
+     * Sells one unit in one transaction on {@code connection} (auto-commit off) after {@code before}
+     * ran in it: reads the count with {@code select}, and writes it less one unless none is left.
+     * Rolls back on any failure.
+     *
+     * @return whether a unit was sold
+     */
+    static boolean sellOne(Connection connection, String select, SqlStep before) throws Exception {
+        connection.setAutoCommit(false);
+        try {
+            before.run(connection);
+            long left = read(connection, select);
+            if (left <= 0) {
+                connection.rollback();
+                return false;
+            }
+            write(connection, left - 1);
+            connection.commit();
+            return true;
+        } catch (Exception e) {
+            connection.rollback();
+            throw e;
+        }
+    }
+
+    /** A statement run inside {@link #sellOne}'s transaction before the read. */
+    @FunctionalInterface
+    interface SqlStep {
+        void run(Connection connection) throws Exception;
+    }
+
     static long read(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
             row.next();
