@@ -200,8 +200,16 @@ public final class LockOptions {
 
     /** The drift for a given ttl: {@code ttl * 0.01 + 2 ms}, as in the Redlock reference implementations. */
     public static Duration drift(Duration ttl) {
-        return ttl.dividedBy(100).plusMillis(2);
+        // Duration.dividedBy(long) divides in BigDecimal, and the watchdog takes this on every renewal
+        // answer: divide the nanoseconds instead, exactly as dividedBy rounds, wherever they fit a long.
+        Duration hundredth = ttl.getSeconds() < MAX_NANOS_IN_LONG_SECONDS && ttl.getSeconds() >= 0
+                ? Duration.ofNanos(ttl.toNanos() / 100)
+                : ttl.dividedBy(100);
+        return hundredth.plusMillis(2);
     }
+
+    /** Whole seconds below which a non-negative duration's nanoseconds fit a long. */
+    private static final long MAX_NANOS_IN_LONG_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
 
     @Override
     public String toString() {

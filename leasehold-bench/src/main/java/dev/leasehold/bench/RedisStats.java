@@ -27,16 +27,28 @@ final class RedisStats {
      * round trips a client made; {@link CommandProbe} counts those.
      */
     static Map<String, Long> commandCalls(RedisServer server) {
-        Map<String, Long> calls = new HashMap<>();
+        return commandStat(server, "calls");
+    }
+
+    /**
+     * Microseconds the server spent per command since the last reset, from {@code INFO commandstats}
+     * ({@code usec}): for a script, its whole run, the commands it called included.
+     */
+    static Map<String, Long> commandMicros(RedisServer server) {
+        return commandStat(server, "usec");
+    }
+
+    private static Map<String, Long> commandStat(RedisServer server, String field) {
+        Map<String, Long> values = new HashMap<>();
         for (String line : ((String) server.command("INFO", "commandstats")).split("\r?\n")) {
             if (!line.startsWith("cmdstat_")) {
                 continue;
             }
             String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-            int start = line.indexOf("calls=") + "calls=".length();
-            calls.put(name, Long.parseLong(line.substring(start, line.indexOf(',', start))));
+            int start = line.indexOf(field + "=") + field.length() + 1;
+            values.put(name, Long.parseLong(line.substring(start, line.indexOf(',', start))));
         }
-        return calls;
+        return values;
     }
 
     /** One numeric field of {@code INFO}, e.g. {@code ("stats", "total_reads_processed")}. */

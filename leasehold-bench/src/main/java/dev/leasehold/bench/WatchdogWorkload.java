@@ -43,10 +43,12 @@ final class WatchdogWorkload {
      * @param callsPerRead         script calls per socket read of the server over the window
      * @param leasesAliveAtEnd     lock keys still present at the end of the window
      * @param cpuByThreadGroup     this JVM's CPU over the window by thread group, in % of one core
+     * @param scriptMicrosPerRenewal the server's time in scripts ({@code INFO commandstats} usec of
+     *                             {@code EVALSHA} + {@code EVAL}) over the window, per renewal due in it
      */
     record Cell(List<Double> scriptCallsPerSecond, List<Double> allCallsPerSecond, List<Double> clientCpuPercent,
                 double serverCpuPercent, double callsPerRead, long leasesAliveAtEnd,
-                Map<String, Double> cpuByThreadGroup) {
+                Map<String, Double> cpuByThreadGroup, double scriptMicrosPerRenewal) {
 
         /** Renewals due per second divided by script calls per second: above 1 means renewals are batched. */
         double leasesPerScriptCall(Settings settings) {
@@ -145,7 +147,11 @@ final class WatchdogWorkload {
         Map<String, Double> byThreadGroup = ThreadCpu.snapshot().percentSince(threadsStart, windowSeconds);
         double serverCpu = 100 * (RedisStats.serverCpuSeconds(server) - serverCpuStart) / windowSeconds;
         double reads = RedisStats.infoField(server, "stats", "total_reads_processed") - readsStart;
+        Map<String, Long> micros = RedisStats.commandMicros(server);
+        double renewalsDue = settings.leases() * windowSeconds / (settings.ttl().toNanos() / 3e9);
+        double scriptMicros = (micros.getOrDefault("evalsha", 0L) + micros.getOrDefault("eval", 0L)) / renewalsDue;
         long alive = KeyCensus.take(server).lockKeys();
-        return new Cell(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup);
+        return new Cell(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup,
+                scriptMicros);
     }
 }

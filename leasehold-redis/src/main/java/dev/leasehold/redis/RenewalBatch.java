@@ -22,13 +22,19 @@ import java.util.function.ToIntFunction;
  * thousand. Each renewal still gets its own answer. A call only carries keys of one script group
  * ({@link dev.leasehold.redis.internal.RedisDeployment#scriptGroup}): on a Cluster a script may only
  * touch one hash slot, so a batch costs one call per slot it touches (and per chunk), never one per lease.
+ * A call also carries one ttl, sent once for all its leases (two arguments per lease, not three): leases
+ * of different ttls renewed together go in separate calls.
  */
 final class RenewalBatch {
 
     /** Keys per script call: large enough to amortise the call, small enough not to stall Redis. */
     static final int CHUNK = 1_000;
 
-    private record Pending(String key, String holder, String ttlMillis, CompletableFuture<Boolean> answer) {
+    private record Pending(String key, String holder, long ttlMillis, CompletableFuture<Boolean> answer) {
+    }
+
+    /** What the leases of one call share: their script group and their ttl. */
+    private record Chunk(int group, long ttlMillis) {
     }
 
     private final Queue<Pending> pending = new ConcurrentLinkedQueue<>();
@@ -50,19 +56,20 @@ final class RenewalBatch {
     /** Queues one renewal; it is sent by the next {@link #flush()}. */
     CompletableFuture<Boolean> add(String key, String holder, Duration ttl) {
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        pending.add(new Pending(key, holder, Long.toString(ttl.toMillis()), answer));
+        pending.add(new Pending(key, holder, ttl.toMillis(), answer));
         return answer;
     }
 
-    /** Sends everything queued, one call per script group and chunk of {@link #CHUNK}. */
+    /** Sends everything queued, one call per script group, ttl and chunk of {@link #CHUNK}. */
     void flush() {
-        Map<Integer, List<Pending>> chunks = new HashMap<>();
+        Map<Chunk, List<Pending>> chunks = new HashMap<>();
         long renewals = 0;
         long calls = 0;
         Pending next;
         while ((next = pending.poll()) != null) {
             renewals++;
-            List<Pending> chunk = chunks.computeIfAbsent(group.applyAsInt(next.key()), g -> new ArrayList<>());
+            List<Pending> chunk = chunks.computeIfAbsent(new Chunk(group.applyAsInt(next.key()), next.ttlMillis()),
+                    c -> new ArrayList<>());
             chunk.add(next);
             if (chunk.size() == CHUNK) {
                 send(List.copyOf(chunk));
@@ -77,7 +84,7 @@ final class RenewalBatch {
             }
         }
         if (!chunks.isEmpty()) {
-            count(renewals, chunks.size(), calls);
+            count(renewals, chunks.keySet().stream().mapToInt(Chunk::group).distinct().count(), calls);
         }
     }
 
@@ -94,13 +101,14 @@ final class RenewalBatch {
                 totals.calls() + calls);
     }
 
+    /** One call for leases of one group and ttl: KEYS their keys, ARGV the ttl then their holder ids. */
     private void send(List<Pending> chunk) {
         String[] keys = new String[chunk.size()];
-        String[] args = new String[chunk.size() * 2];
+        String[] args = new String[chunk.size() + 1];
+        args[0] = Long.toString(chunk.get(0).ttlMillis());
         for (int i = 0; i < chunk.size(); i++) {
             keys[i] = chunk.get(i).key();
-            args[2 * i] = chunk.get(i).holder();
-            args[2 * i + 1] = chunk.get(i).ttlMillis();
+            args[i + 1] = chunk.get(i).holder();
         }
         script.<List<Object>>run(commands, ScriptOutputType.MULTI, keys, args).whenComplete((extended, error) -> {
             for (int i = 0; i < chunk.size(); i++) {

@@ -303,14 +303,14 @@ class ReadWriteScriptsTest {
         token(read("reader-a", 1_000, ""));
         token(read("reader-b", 1_000, ""));
         List<Object> extended = scripts.renewMembers.<List<Object>>run(commands, ScriptOutputType.MULTI,
-                new String[] {keys.readers(), keys.readers()}, "reader-a", "9000", "intruder", "9000").join();
+                new String[] {keys.readers(), keys.readers()}, "9000", "reader-a", "intruder").join();
         assertThat(extended).containsExactly(1L, 0L);
         assertThat((Long) server.get().command("PTTL", keys.readers())).isGreaterThan(8_000L);
         readRelease("reader-a", "");
         readRelease("reader-b", "");
         token(write("writer-w"));
         assertThat(scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
-                new String[] {keys.lock()}, "writer-w", "9000").join()).containsExactly(1L);
+                new String[] {keys.lock()}, "9000", "writer-w").join()).containsExactly(1L);
         assertThat((Long) server.get().command("PTTL", keys.lock())).isGreaterThan(8_000L);
     }
 

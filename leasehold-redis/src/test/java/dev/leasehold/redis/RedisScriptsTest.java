@@ -223,8 +223,7 @@ class RedisScriptsTest {
         server.get().command("SET", "batch:a", "holder-a", "PX", "1000");
         server.get().command("SET", "batch:b", "someone-else", "PX", "1000");
         List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
-                new String[] {"batch:a", "batch:b", "batch:gone"},
-                "holder-a", "9000", "holder-b", "9000", "holder-c", "9000").join();
+                new String[] {"batch:a", "batch:b", "batch:gone"}, "9000", "holder-a", "holder-b", "holder-c").join();
         assertThat(extended).containsExactly(1L, 0L, 0L);
         assertThat((Long) server.get().command("PTTL", "batch:a")).isGreaterThan(8_000L);
         assertThat((Long) server.get().command("PTTL", "batch:b")).isLessThanOrEqualTo(1_000L);
@@ -246,7 +245,7 @@ class RedisScriptsTest {
                 try (RedisClient own = RedisClient.create(target.uri());
                      StatefulRedisConnection<String, String> link = own.connect()) {
                     List<Object> extended = scripts.renewBatch.<List<Object>>run(link.async(), ScriptOutputType.MULTI,
-                            new String[] {"batch:short", "batch:long"}, "holder-a", "9000", "holder-b", "9000").join();
+                            new String[] {"batch:short", "batch:long"}, "9000", "holder-a", "holder-b").join();
                     assertThat(extended).as("on Redis %s", version(target)).containsExactly(1L, 1L);
                 }
                 if (!version(target).startsWith("6.")) {
@@ -271,7 +270,7 @@ class RedisScriptsTest {
                 try (RedisClient own = RedisClient.create(target.uri());
                      StatefulRedisConnection<String, String> link = own.connect()) {
                     List<Object> extended = scripts.renewBatch.<List<Object>>run(link.async(), ScriptOutputType.MULTI,
-                            new String[] {"batch:persistent"}, "holder-a", "9000").join();
+                            new String[] {"batch:persistent"}, "9000", "holder-a").join();
                     assertThat(extended).as("on Redis %s", version(target)).containsExactly(1L);
                 }
                 assertThat((Long) target.command("PTTL", "batch:persistent")).as("on Redis %s", version(target))
@@ -294,7 +293,7 @@ class RedisScriptsTest {
         server.get().command("SET", "members:string", "holder-s");
         List<Object> extended = scripts.renewMembers.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {"members:a", "members:a", "members:a", "members:string"},
-                "holder-a", "9000", "holder-expired", "9000", "holder-gone", "9000", "holder-s", "9000").join();
+                "9000", "holder-a", "holder-expired", "holder-gone", "holder-s").join();
         assertThat(extended).containsExactly(1L, 0L, 0L, 0L);
         assertThat(Double.parseDouble((String) server.get().command("ZSCORE", "members:a", "holder-a")))
                 .isGreaterThan(now + 8_000.0);
@@ -310,7 +309,7 @@ class RedisScriptsTest {
         server.get().command("SET", "batch:d", "holder-d", "PX", "1000");
         List<Object> extended = scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {"batch:a", "batch:hash", "batch:list", "batch:d"},
-                "holder-a", "9000", "holder-b", "9000", "holder-c", "9000", "holder-d", "9000").join();
+                "9000", "holder-a", "holder-b", "holder-c", "holder-d").join();
         assertThat(extended).containsExactly(1L, 0L, 0L, 1L);
         assertThat((Long) server.get().command("PTTL", "batch:d")).isGreaterThan(8_000L);
         assertThat(server.get().command("TYPE", "batch:hash")).isEqualTo("hash");
