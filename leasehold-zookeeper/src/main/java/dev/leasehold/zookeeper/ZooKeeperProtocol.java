@@ -164,9 +164,16 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         }
         // No recent confirmation: the sync goes to the leader, whose answer confirms the session
         // and brings the listing up to date with it (or fails).
-        return SyncedListing.send(curator, directory).thenCompose(children -> children != null
-                ? decide(request, own, true, children, null, null)
-                : sync(directory, operation).thenCompose(ignored -> evaluate(request, own, true, null)));
+        return SyncedListing.send(curator, directory).thenCompose(children -> {
+            if (children != null) {
+                grants.confirmed(request.stamp());
+                return decide(request, own, true, children, null, null);
+            }
+            return sync(directory, operation).thenCompose(ignored -> {
+                grants.confirmed(request.stamp());
+                return evaluate(request, own, true, null);
+            });
+        });
     }
 
     /** The last segment of {@code own}'s path: its name among the directory's children. */
@@ -203,6 +210,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                     }
                     OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid(), event.getStat().getCtime(),
                             System.nanoTime());
+                    // The create went through the leader, as the session's confirmation: also for
+                    // a waiter, whose later re-check may count its lease from it.
+                    grants.confirmed(request.stamp());
                     nodes.put(request.holder(), own);
                     if (abandoned.contains(request.holder())) {
                         // The acquisition was given up while this create was on its way: undo it.

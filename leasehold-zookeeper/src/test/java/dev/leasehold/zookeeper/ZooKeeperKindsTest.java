@@ -257,6 +257,41 @@ class ZooKeeperKindsTest {
         assertThat(perHandoff).isBetween(2.0, 2.3);
     }
 
+    /**
+     * A waiter granted on a listing alone counts its lease from its session's confirmation (its
+     * create), not from the re-check's send: its local deadline is shorter, by about the time it
+     * waited, than that of a lease a fresh client's create just confirmed (the same session timeout
+     * and relay gap, nothing confirmed earlier in either session).
+     */
+    @Test
+    void aWaiterGrantedOnAListingAloneCountsItsLeaseFromItsCreate() throws Exception {
+        Duration session = Duration.ofSeconds(4);
+        ZooKeeperLockClient reference = session(session);
+        ZooKeeperLockClient holder = session(session);
+        ZooKeeperLockClient waiter = session(session);
+        String name = name("unsynced-bound");
+        Lease held = holder.lock(name).acquire(Duration.ofSeconds(5));
+        CompletableFuture<Lease> waiting = waiter.lock(name).acquireAsync(Duration.ofSeconds(5));
+        awaitWaiters(holder, name, 1);
+        Thread.sleep(200); // the waiter's create was confirmed at least this long before its re-check
+        held.release();
+        Lease granted = waiting.get(5, TimeUnit.SECONDS);
+        Duration waiterLeft = granted.remaining();
+        Lease fresh = reference.lock(name("unsynced-reference")).acquire(Duration.ofSeconds(5));
+        Duration referenceLeft = fresh.remaining();
+        assertThat(waiterLeft).as("counted from the create, 200 ms or more before the re-check")
+                .isPositive().isLessThan(referenceLeft.minusMillis(100));
+        granted.release();
+        fresh.release();
+    }
+
+    private ZooKeeperLockClient session(Duration timeout) {
+        ZooKeeperLockClient client = ZooKeeperLocks.builder().connectString(Ensemble.shared().connectString())
+                .sessionTimeout(timeout).connectTimeout(Duration.ofSeconds(10)).build();
+        clients.add(client);
+        return client;
+    }
+
     private static void awaitWaiters(ZooKeeperLockClient client, String name, long waiters) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (client.queue(name).waiters() < waiters) {
