@@ -1,8 +1,6 @@
 package dev.leasehold.zookeeper;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongSupplier;
@@ -47,12 +45,6 @@ import java.util.function.Supplier;
  * So: <b>the bound assumes {@code sessionTimeout >= 3 × tickTime} unless the ensemble's tickTime is
  * known</b> ({@link EnsembleCheck}); {@code syncLimit × tickTime} does not enter it.
  *
- * <p><b>A grant counted from an earlier confirmation.</b> Each bound above depends only on the
- * confirmed operation it is counted from, not on what the lease's own attempt sent: the session
- * lives on the leader until {@code anchor + T} whatever this client sends later. So an attempt
- * that itself went through no leader may be granted what the session's latest confirmed operation
- * sent at {@code c} proved, {@code grantedFor(c) - (t - c)} ({@link #recentConfirmation}).
- *
  * <p>Anchors of an earlier session are never used; confirmed sends are kept, coarsened to the
  * earlier multiple of an eighth of the gap, for one session timeout.
  */
@@ -96,23 +88,6 @@ final class SessionGrant {
         long coarse = Math.floorDiv(sentAtNanos, bucket) * bucket;
         confirmed.put(coarse, coarse);
         confirmed.headMap(sentAtNanos - 2 * timeout).clear();
-    }
-
-    /**
-     * The send time (coarsened down, so no later than the real one) of the current session's latest
-     * confirmed operation, if at {@code atNanos} less than a third of what it granted
-     * ({@link #grantedFor}) has passed since; else empty (nothing confirmed in this session, or too
-     * long ago). An attempt sent at {@code atNanos} that goes through no leader is granted
-     * {@code grantedFor(c) - (atNanos - c)}: at least two thirds of that confirmation's grant.
-     */
-    OptionalLong recentConfirmation(long atNanos) {
-        Map.Entry<Long, Long> latest = confirmed.lastEntry();
-        if (latest == null || sessionId.getAsLong() != anchoredSession) {
-            return OptionalLong.empty();
-        }
-        long sent = latest.getKey();
-        long since = atNanos - sent;
-        return since >= 0 && since < grantedFor(sent).toNanos() / 3 ? OptionalLong.of(sent) : OptionalLong.empty();
     }
 
     /**

@@ -14,15 +14,12 @@ import org.apache.curator.framework.CuratorFramework;
  * <p><b>What it guarantees.</b> A lock is a queue of ephemeral sequential nodes in one directory
  * per lock name; the ensemble orders them by consensus, so the holder is the one a majority of
  * servers agreed on, and a leader failover loses no lock. Each waiter watches only the node ahead
- * of it (the semaphore, blocked by the count, watches the directory). Every renewal goes through
- * the leader (a {@code sync} before the read), and so does every grant (the acquire's
- * {@code create}, or a {@code sync} before a waiter's listing) except a waiter's on a session
- * confirmed so recently that its lease can be counted from that confirmation. So a server cut off
- * from its quorum cannot keep a lease alive, and a lease's local deadline is the earlier of its ttl
- * and what the quorum still grants the session ({@link SessionGrant}: at least a third of the
- * session timeout, more when renewals confirm it; at least two thirds of that for a waiter's grant
- * counted from an earlier confirmation), so it never outlasts the session on the leader, whatever
- * the ensemble's {@code syncLimit}. A lease is also lost when the session is lost,
+ * of it (the semaphore, blocked by the count, watches the directory). Every grant and every renewal
+ * goes through the leader (the acquire's {@code create}, or a {@code sync} before the read), so a
+ * server cut off from its quorum cannot keep a lease alive, and a lease's local deadline is the
+ * earlier of its ttl and what the quorum still grants the session ({@link SessionGrant}: at least a
+ * third of the session timeout, more when renewals confirm it), so it never outlasts the session on the
+ * leader, whatever the ensemble's {@code syncLimit}. A lease is also lost when the session is lost,
  * or suspended for a sixth of the session timeout (see {@link SessionWatch}). The ttl of
  * {@link LockOptions} still applies (the client deletes a node whose lease was not renewed within
  * its ttl), so a fixed lease ends on time.

@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,23 +42,11 @@ import static dev.leasehold.zookeeper.BackgroundCalls.requireOkOrNoNode;
  * <p><b>Acquire.</b> An acquisition's first attempt creates its ephemeral sequential node in the
  * name's directory (Curator's protected mode: if the reply is lost, the retry finds the node by its
  * protection id instead of creating a second one), then lists the directory and applies the rule:
- * two round trips when the lock is free. Later attempts reuse the node: one listing and, when
+ * two round trips when the lock is free. Later attempts reuse the node: a {@code sync} (so the
+ * listing is the leader's view, not that of a server cut off from it), one listing, and, when
  * still blocked, one watch on the node the rule names (or on the directory), kept across re-checks
  * that find the same blocker. The watch is the attempt's own wake ({@link Attempt.Held#wake()});
  * the engine's re-check timer covers a lost watch. The token is the node's czxid.
- *
- * <p><b>Why a later attempt's listing need not be the leader's view.</b> Any server's listing
- * is the directory as of some committed state, and the nodes a grant depends on only go away:
- * the nodes ahead of this one have lower sequence numbers, which no later create gets, and a
- * {@link KeptMarker} only appears in the {@code multi} that deletes a holder's node, which a
- * listing showing that node's absence already reflects. So a listing that shows this node with
- * nothing ahead that blocks it stays true until this node goes, which only this client or the
- * session's expiry does. What the listing cannot tell is whether the leader still keeps the
- * session: that is what the lease's grant bounds. A later attempt therefore sends a
- * {@code sync} before its listing (pipelined, one round trip to the leader) only when the session
- * has no recent confirmation; otherwise it lists alone and is granted what that confirmation
- * proved ({@link SessionGrant#recentConfirmation}), as a handoff through Curator's mutex lists
- * alone.
  *
  * <p><b>Lease.</b> Liveness is the session as the leader sees it: a renewal is a {@code sync} then
  * an {@code exists} that finds the node still this session's, and {@link #grantedFor} caps the
@@ -89,13 +76,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private record LiveMarker(KeptMarker marker, long endMillis) {
     }
 
-    /**
-     * A grant whose attempt (sent at {@code stamp}) went through no leader: the lease is counted
-     * from the session's confirmation sent at {@code confirmedAt}.
-     */
-    private record UnsyncedGrant(long stamp, long confirmedAt) {
-    }
-
     /** A watch set on {@code path}; {@code wake} completes when it fires. */
     private record PendingWatch(String path, CompletableFuture<Wake> wake) {
     }
@@ -113,8 +93,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private final Map<String, PendingWatch> watches = new ConcurrentHashMap<>();
     /** The digest user's ACLs a lock directory must carry, or null without digest authentication. */
     private final DigestAcls acls;
-    /** Holder id to its grant's earlier confirmation, for leases granted on a listing alone. */
-    private final Map<String, UnsyncedGrant> unsynced = new ConcurrentHashMap<>();
     /** Holder id to its node, for every acquisition of this kind of this client that has one. */
     private final Map<String, OwnNode> nodes = new ConcurrentHashMap<>();
     /** Acquisitions given up (holder id to when), so a late answer neither keeps nor makes a node. */
@@ -151,30 +129,17 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             CompletableFuture<List<String>> listed = list(directory, operation, null);
             return created.thenCompose(node -> listed.handle((children, error) ->
                             error == null && children.contains(nameOf(node)) ? children : null)
-                    .thenCompose(children -> children != null ? decide(request, node, true, children, null, null)
-                            : evaluate(request, node, true, null)));
+                    .thenCompose(children -> children != null ? decide(request, node, true, children, null)
+                            : evaluate(request, node, true)));
         }
         if (localRenewals) {
-            return evaluate(request, own, true, null);
+            return evaluate(request, own, true);
         }
-        OptionalLong recent = grants.recentConfirmation(request.stamp());
-        if (recent.isPresent()) {
-            // The session was confirmed recently enough to count a lease from: the listing alone
-            // decides (see the class comment), as when a handoff wakes this waiter.
-            return evaluate(request, own, true, recent.getAsLong());
-        }
-        // No recent confirmation: the sync goes to the leader, whose answer confirms the session
-        // and brings the listing up to date with it (or fails).
-        return SyncedListing.send(curator, directory).thenCompose(children -> {
-            if (children != null) {
-                grants.confirmed(request.stamp());
-                return decide(request, own, true, children, null, null);
-            }
-            return sync(directory, operation).thenCompose(ignored -> {
-                grants.confirmed(request.stamp());
-                return evaluate(request, own, true, null);
-            });
-        });
+        // A listing alone is the answering server's view, which a server cut off from its leader
+        // keeps serving: the sync brings it up to date with the leader first (or fails).
+        return SyncedListing.send(curator, directory).thenCompose(children -> children != null
+                ? decide(request, own, true, children, null)
+                : sync(directory, operation).thenCompose(ignored -> evaluate(request, own, true)));
     }
 
     /** The last segment of {@code own}'s path: its name among the directory's children. */
@@ -209,9 +174,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                     }
                     OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid(), event.getStat().getCtime(),
                             System.nanoTime());
-                    // The create went through the leader, as the session's confirmation: also for
-                    // a waiter, whose later re-check may count its lease from it.
-                    grants.confirmed(request.stamp());
                     nodes.put(request.holder(), own);
                     if (abandoned.contains(request.holder())) {
                         // The acquisition was given up while this create was on its way: undo it.
@@ -254,15 +216,11 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     /**
      * Lists the queue and applies the rule. If the own node is gone (the session that made it
      * expired) a new one is made once; if the node to watch is already gone, the rule runs again.
-     *
-     * @param confirmedAt the send time of the session's confirmation a grant counts from, or null
-     *                    when this attempt went through the leader (its create, or a sync)
      */
-    private CompletableFuture<Attempt> evaluate(AcquireRequest request, OwnNode own, boolean mayRecreate,
-                                                Long confirmedAt) {
+    private CompletableFuture<Attempt> evaluate(AcquireRequest request, OwnNode own, boolean mayRecreate) {
         String directory = LockPaths.directory(request.name());
         return list(directory, "the acquire of '" + request.name() + "'", null)
-                .thenCompose(queue -> decide(request, own, mayRecreate, queue, null, confirmedAt));
+                .thenCompose(queue -> decide(request, own, mayRecreate, queue, null));
     }
 
     /** The children of {@code directory}; with {@code changed}, also a children watch that completes it. */
@@ -293,20 +251,18 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      * an acquisition it blocks tries again at its end (or when the directory changes).
      *
      * @param childrenChanged the wake of the children watch that the listing of {@code children} set, or null
-     * @param confirmedAt     as for {@link #evaluate}
      */
     private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
-                                              List<String> children, CompletableFuture<Wake> childrenChanged,
-                                              Long confirmedAt) {
+                                              List<String> children, CompletableFuture<Wake> childrenChanged) {
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         return liveMarkers(directory, children, own, operation).thenCompose(kept ->
-                decide(request, own, mayRecreate, queueOf(children), kept, childrenChanged, confirmedAt));
+                decide(request, own, mayRecreate, queueOf(children), kept, childrenChanged));
     }
 
     private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
                                               List<NodeName> queue, List<LiveMarker> kept,
-                                              CompletableFuture<Wake> childrenChanged, Long confirmedAt) {
+                                              CompletableFuture<Wake> childrenChanged) {
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         int mine = indexOf(queue, nameOf(own));
@@ -320,8 +276,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 return CompletableFuture.failedFuture(new LeaseholdException("the node of this acquisition of '"
                         + request.name() + "' vanished twice; the ZooKeeper session keeps expiring"));
             }
-            // The new node's create goes through the leader.
-            return create(request).thenCompose(created -> evaluate(request, created, false, null));
+            return create(request).thenCompose(created -> evaluate(request, created, false));
         }
         List<NodeName> withKept = new ArrayList<>();
         kept.forEach(live -> withKept.add(live.marker().stand()));
@@ -344,7 +299,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 return CompletableFuture.failedFuture(new LeaseholdException("the acquire of '"
                         + request.name() + "' was abandoned"));
             }
-            return CompletableFuture.completedFuture(grant(request, own, confirmedAt));
+            return CompletableFuture.completedFuture(grant(request, own));
         }
         if (!kept.isEmpty() && (decision.watchesWholeQueue() || decision.watch() < kept.size())) {
             // Blocked by a marker (or, for a permit, perhaps by one): try again when the first ends.
@@ -373,11 +328,11 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             // Listed again with a watch: a change between the two listings is then not missed.
             CompletableFuture<Wake> changed = new CompletableFuture<>();
             return list(directory, operation, changed)
-                    .thenCompose(again -> decide(request, own, mayRecreate, again, changed, confirmedAt));
+                    .thenCompose(again -> decide(request, own, mayRecreate, again, changed));
         }
         return watch(watched, operation).thenCompose(wake -> {
             if (wake == null) {
-                return evaluate(request, own, mayRecreate, confirmedAt);
+                return evaluate(request, own, mayRecreate);
             }
             watches.put(request.holder(), new PendingWatch(watched, wake));
             return CompletableFuture.completedFuture(new Attempt.Held(null, wake.copy()));
@@ -429,17 +384,11 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         return -1;
     }
 
-    /** @param confirmedAt as for {@link #evaluate} */
-    private Attempt grant(AcquireRequest request, OwnNode own, Long confirmedAt) {
+    private Attempt grant(AcquireRequest request, OwnNode own) {
         String holder = request.holder();
         watches.remove(holder);
-        if (confirmedAt == null) {
-            // The grant went through the leader (the create, or the sync before the listing).
-            grants.confirmed(request.stamp());
-            unsynced.remove(holder);
-        } else {
-            unsynced.put(holder, new UnsyncedGrant(request.stamp(), confirmedAt));
-        }
+        // The grant went through the leader (the create, or the sync before the listing).
+        grants.confirmed(request.stamp());
         CompletableFuture<String> lossSignal = session.register(holder);
         // A lease lost with the session still connected later (suspended too long) leaves its node: delete it.
         lossSignal.thenRun(() -> deleteQuietly(holder));
@@ -511,21 +460,10 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         });
     }
 
-    /**
-     * The session granted by the quorum, from the confirmation of the grant or renewal sent at
-     * {@code sentAtNanos}; for a grant on a listing alone, what the session's earlier confirmation
-     * still grants from {@code sentAtNanos} ({@link SessionGrant#recentConfirmation}).
-     */
+    /** The session granted by the quorum, from the confirmation of the grant or renewal sent at {@code sentAtNanos}. */
     @Override
     public Duration grantedFor(String holder, long sentAtNanos) {
-        if (localRenewals) {
-            return null;
-        }
-        UnsyncedGrant earlier = unsynced.get(holder);
-        if (earlier != null && earlier.stamp() == sentAtNanos) {
-            return grants.grantedFor(earlier.confirmedAt()).minusNanos(sentAtNanos - earlier.confirmedAt());
-        }
-        return grants.grantedFor(sentAtNanos);
+        return localRenewals ? null : grants.grantedFor(sentAtNanos);
     }
 
     private long sessionId() {
@@ -539,7 +477,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
         watches.remove(holder);
-        unsynced.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         OwnNode own = nodes.get(holder);
@@ -566,7 +503,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     @Override
     public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
         watches.remove(holder);
-        unsynced.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         OwnNode own = nodes.get(holder);
@@ -628,7 +564,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     public CompletableFuture<Void> abandon(String name, String holder) {
         abandoned.add(holder);
         watches.remove(holder);
-        unsynced.remove(holder);
         session.forget(holder);
         expiry.cancel(holder);
         String directory = LockPaths.directory(name);
@@ -660,7 +595,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /** Deletes the holder's node in the background, retried by Curator until done or the session ends. */
     private void deleteQuietly(String holder) {
-        unsynced.remove(holder);
         OwnNode own = nodes.remove(holder);
         if (own != null) {
             try {
