@@ -33,8 +33,18 @@ import java.util.function.Function;
 record KindScripts(LockKind kind, String noun, Admission admission, Acquire acquire, Release release,
                    RedisScript renewals, Function<LockKeys, String> leaseKey, Keep keep) {
 
-    /** Values every call of a client passes: how long a fence key and a waiter registration live, ms. */
-    record Timing(Duration fenceRetention, Duration waiterRegistration) {
+    /**
+     * Values every call of a client passes: how long a fence key and a waiter registration live,
+     * and how long a mutex release reserves the freed key for the waiter it wakes.
+     */
+    record Timing(Duration fenceRetention, Duration waiterRegistration, Duration handoffReservation) {
+
+        /**
+         * How long a mutex release keeps the freed key for the waiter it wakes ({@code lib_handoff.lua}):
+         * enough for a notification and one attempt, even on a busy machine; also the longest a
+         * waiter that died since its last attempt holds the lock up, once.
+         */
+        static final Duration HANDOFF_RESERVATION = Duration.ofMillis(100);
 
         String fenceRetentionMillis() {
             return millis(fenceRetention);
@@ -83,13 +93,18 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
         return new String[] {keys.lock(), keys.fence(), keys.queue(), keys.queueInfo()};
     }
 
-    /** The mutex: the lock key, {@code SET NX PX} semantics ({@link MutexScripts}, shared with Redlock). */
+    /**
+     * The mutex: the lock key, {@code SET NX PX} semantics ({@link MutexScripts}, shared with Redlock).
+     * A release reserves the key for the waiter it wakes, so waiters of different clients take
+     * their turns instead of losing to a client that re-acquires at once.
+     */
     private static KindScripts mutex(LockKind kind, RedisScripts scripts) {
         MutexScripts mutex = scripts.mutex;
         return new KindScripts(kind, "lock", Admission.EXCLUSIVE,
                 (commands, keys, request, timing) -> mutex.acquireInLockFamily(commands, keys, request.holder(),
                         request.ttl(), timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
-                (commands, keys, holder, waiter, timing) -> mutex.release(commands, keys, holder, waiter),
+                (commands, keys, holder, waiter, timing) -> mutex.releaseReserving(commands, keys, holder, waiter,
+                        timing.handoffReservation()),
                 scripts.renewBatch, LockKeys::lock, keepKey(mutex));
     }
 

@@ -51,7 +51,8 @@ final class RedisBackend extends InspectedBackend<RedisInspector> {
         this.channels = new ReleaseChannels(deployment.pubSub(), deployment.describe(),
                 settings.maxRecheck().multipliedBy(3));
         this.server = new RedisProtocol.Server(deployment, scripts, channels,
-                new KindScripts.Timing(fenceRetention, settings.waiterRegistration()));
+                new KindScripts.Timing(fenceRetention, settings.waiterRegistration(),
+                        KindScripts.Timing.HANDOFF_RESERVATION));
         this.protocols = new KindProtocols<>(kind -> new RedisProtocol(server, KindScripts.of(kind, scripts)));
         this.acked = new AckedKinds(server, settings.operationTimeout());
     }

@@ -16,7 +16,8 @@
 --
 -- Returns {1, token as a decimal string} when taken (a Lua number would round it above 2^53),
 -- {0, pttl of the current holder} when held ({0, ms until the last live reader's lease may end} when
--- only readers block it).
+-- only readers block it; {0, ms left of the reservation} when a release reserved the key for another
+-- waiter). A waiter takes the key a release reserved for it (lib_handoff.lua).
 -- Fails, writing nothing, when waiting would not help:
 --   'LEASEHOLD_FOREIGN_TYPE <type> <key>'  the lock or fence key holds another type than a string:
 --                                          some other program uses that name;
@@ -26,6 +27,7 @@
 
 -- #include lib_fence.lua
 -- #include lib_members.lua
+-- #include lib_handoff.lua
 
 local function kind(key)
   return redis.call('type', key)['ok']
@@ -50,8 +52,14 @@ if readers == 0 and redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) the
 end
 
 -- pcall: GET on a key of another type is an error: some other program uses that name.
-if type(redis.pcall('get', KEYS[1])) == 'table' then
+local current = redis.pcall('get', KEYS[1])
+if type(current) == 'table' then
   return redis.error_reply('LEASEHOLD_FOREIGN_TYPE ' .. kind(KEYS[1]) .. ' ' .. KEYS[1])
+end
+-- A release reserved the key for this waiter and woke it (lib_handoff.lua): it takes the lock.
+if readers == 0 and ARGV[4] ~= '' and current == HANDOFF_PREFIX .. ARGV[4] then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return {1, fence_next(KEYS[2], ARGV[3], last)}
 end
 if ARGV[4] ~= '' then
   local waiters = kind(KEYS[3])

@@ -20,6 +20,8 @@
 -- the fence is not a counter or exhausted.
 
 -- #include lib_fence.lua
+-- #include lib_members.lua
+-- #include lib_handoff.lua
 
 local expected = {[1] = 'string', [4] = 'zset', [5] = 'zset'}
 local found = {}
@@ -34,6 +36,10 @@ local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local holder = nil
 if found[1] == 'string' then
   holder = redis.call('get', KEYS[1])
+  -- A reservation (lib_handoff.lua) is nobody's lease: nothing to break, and it soon lapses.
+  if handoff_is_reservation(holder) then
+    holder = nil
+  end
 end
 for _, i in ipairs({4, 5}) do
   if not holder and found[i] == 'zset' then

@@ -9,6 +9,8 @@
 -- Leasehold writes}: see lib_snapshot.lua. A key of another type reads as absent.
 
 -- #include lib_fair_queue.lua
+-- #include lib_members.lua
+-- #include lib_handoff.lua
 -- #include lib_snapshot.lua
 
 local now = redis.call('time')

@@ -1,7 +1,8 @@
 -- A consistent snapshot of one lock name, whatever kind holds it, shared by inspect.lua and
 -- list.lua, which include it with
 --   -- #include lib_snapshot.lua
--- (after lib_fair_queue.lua, whose queue entries it reads). A name's keys, in this order:
+-- (after lib_fair_queue.lua, whose queue entries it reads, and lib_handoff.lua). A name's keys,
+-- in this order:
 --   1 lock, 2 fence, 3 waiters, 4 readers, 5 writers, 6 permits, 7 queue, 8 queue info
 -- The lock family's holder is the lock key's value (a mutex, fair lock or write lock: one slot),
 -- else its live readers; the semaphore family's holders are the live permits (the member
@@ -37,8 +38,15 @@ local function snapshot(keys, millis)
     end
   end
   local kind, permits, holders, pttl = '', 0, {}, -2
+  -- A lock key reserved for a woken waiter (lib_handoff.lua) is free, and that waiter still waits.
+  local reserved = 0
   if usable[1] then
-    kind, holders, pttl = 'lock', {redis.call('get', keys[1])}, redis.call('pttl', keys[1])
+    local value = redis.call('get', keys[1])
+    if handoff_is_reservation(value) then
+      reserved = 1
+    else
+      kind, holders, pttl = 'lock', {value}, redis.call('pttl', keys[1])
+    end
   end
   if kind == '' and usable[4] then
     local readers, left = snapshot_live(keys[4], millis)
@@ -54,7 +62,7 @@ local function snapshot(keys, millis)
       permits = stored and -tonumber(stored) or 0
     end
   end
-  local waiting = 0
+  local waiting = reserved
   for _, i in ipairs({3, 5}) do
     if usable[i] then
       waiting = waiting + redis.call('zcount', keys[i], millis, '+inf')

@@ -10,6 +10,8 @@
 -- Returns, for each candidate that is held: {index i, snapshot of lib_snapshot.lua}.
 
 -- #include lib_fair_queue.lua
+-- #include lib_members.lua
+-- #include lib_handoff.lua
 -- #include lib_snapshot.lua
 
 local HOLDER = '^' .. string.rep('[%w_%-]', 22) .. ':[%da-z]+$'

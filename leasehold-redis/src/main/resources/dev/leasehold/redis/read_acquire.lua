@@ -23,12 +23,19 @@
 
 -- #include lib_fence.lua
 -- #include lib_members.lua
+-- #include lib_handoff.lua
 
 local found, foreign = members_types({{1, 'string'}, {3, 'zset'}, {4, 'zset'}})
 if foreign then
   return foreign
 end
 local waiters = redis.call('type', KEYS[5])['ok']
+-- A mutex release reserved the lock key for this waiter and woke it (lib_handoff.lua): a reader
+-- takes no key, so it drops the reservation and enters like any reader.
+if found[1] == 'string' and ARGV[4] ~= '' and redis.call('get', KEYS[1]) == HANDOFF_PREFIX .. ARGV[4] then
+  redis.call('del', KEYS[1])
+  found[1] = 'none'
+end
 
 local millis = members_now()
 -- A dead writer's registration stops blocking readers once it expires.

@@ -102,14 +102,35 @@ public final class MutexScripts {
 
     /**
      * Runs {@code release.lua}: deletes the key if {@code holder} owns it, forgets {@code waiter}
-     * (when not null) and wakes one registered waiter.
+     * (when not null) and wakes one registered waiter, without reserving the key for it (a Redlock
+     * node's release).
      *
      * @return true if the key was the holder's
      */
     public CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                               String waiter) {
+        return release(commands, keys, holder, waiter, "");
+    }
+
+    /**
+     * Runs {@code release.lua} as {@link #release(RedisClusterAsyncCommands, LockKeys, String, String)}
+     * does, and reserves the freed key for the woken waiter for {@code reservation}
+     * ({@code lib_handoff.lua}): a single server's release, where the woken waiter then takes the
+     * lock before a client that releases and re-acquires at once. A reservation made for
+     * {@code waiter} is passed on to the next waiter.
+     *
+     * @return true if the key was the holder's
+     */
+    public CompletableFuture<Boolean> releaseReserving(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
+                                                       String holder, String waiter, Duration reservation) {
+        return release(commands, keys, holder, waiter, millis(reservation));
+    }
+
+    private CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
+                                               String holder, String waiter, String reservationMillis) {
         CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel());
+                new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel(),
+                reservationMillis);
         return reply.thenApply(released -> released == 1L);
     }
 
