@@ -28,6 +28,14 @@ class LockKeysTest {
     }
 
     @Test
+    void theRenewalsShortcutsNameTheSameSetsAsTheFullKeys() {
+        for (String name : new String[] {"order:123", "{tenant-7}:job", "a{b}c", "a{b"}) {
+            assertThat(LockKeys.readersOf(name)).isEqualTo(LockKeys.of(name).readers());
+            assertThat(LockKeys.permitsOf(name)).isEqualTo(LockKeys.of(name).permits());
+        }
+    }
+
+    @Test
     void theAuditRecordOfABreakSharesTheLocksSlot() {
         assertThat(LockKeys.of("order:123").broken()).isEqualTo("{order:123}:broken");
         assertThat(LockKeys.of("{tenant-7}:job").broken()).isEqualTo("{tenant-7}:job:broken");

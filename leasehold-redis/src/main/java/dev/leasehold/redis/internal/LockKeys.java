@@ -98,6 +98,24 @@ public record LockKeys(String lock, String fence, String waiters, String channel
         return close > open + 1;
     }
 
+    /**
+     * {@code of(name).readers()} without the checks and the other keys, for a name {@link #of}
+     * accepted before: a read lease's renewal names its key on every round.
+     */
+    public static String readersOf(String name) {
+        return tagged(name) + READERS;
+    }
+
+    /** {@code of(name).permits()} without the checks and the other keys, as {@link #readersOf}. */
+    public static String permitsOf(String name) {
+        return tagged(name) + PERMITS;
+    }
+
+    /** The start every auxiliary key of {@code name} shares: the name if it carries a hash tag, else the name as one. */
+    private static String tagged(String name) {
+        return hasHashTag(name) ? name : "{" + name + "}";
+    }
+
     /** The fair lock's queue: sorted set of waiter id -> arrival order. */
     public String queue() {
         return prefix() + QUEUE;
