@@ -3,7 +3,6 @@ package dev.leasehold.redis;
 import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.spi.RenewalRound;
 
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
@@ -201,8 +200,8 @@ final class RenewalBatch {
             RenewalRound[] to = rounds;
             int[] at = leases;
             reset();
-            script.<List<Object>>run(commands, ScriptOutputType.MULTI, callKeys, callArgs)
-                    .whenComplete((refused, error) -> answer(to, at, count, refused, error));
+            script.runMany(commands, callKeys, callArgs).whenComplete((refused, error) -> answer(to, at, count, refused,
+                    error));
         }
     }
 
