@@ -168,16 +168,22 @@ final class RenewalBatch {
             reset();
         }
 
+        /** Empties the call; its arrays are made on the next add, so a call that stays empty costs none. */
         private void reset() {
-            keys = new String[capacity];
-            args = new String[capacity + 1];
-            rounds = new RenewalRound[capacity];
-            leases = new int[capacity];
+            keys = null;
+            args = null;
+            rounds = null;
+            leases = null;
             size = 0;
         }
 
         void add(String key, String holder, RenewalRound round, int lease) {
-            if (size == keys.length) {
+            if (keys == null) {
+                keys = new String[capacity];
+                args = new String[capacity + 1];
+                rounds = new RenewalRound[capacity];
+                leases = new int[capacity];
+            } else if (size == keys.length) {
                 int capacity = Math.min(CHUNK, size * 2);
                 keys = Arrays.copyOf(keys, capacity);
                 args = Arrays.copyOf(args, capacity + 1);
