@@ -62,10 +62,10 @@ public final class WatchdogBench {
 
     private static String line(Contender contender, WatchdogWorkload.Cell cell) {
         return String.format("%-16s client CPU %5.1f %% (median of samples), server CPU %4.1f %%, "
-                        + "script µs/renewal %.2f, calls/s %s, alive %d, by thread: %s",
+                        + "script µs/renewal %.2f, calls/s %s, server commands/s %s, alive %d, by thread: %s",
                 contender.label(), Spread.of(cell.clientCpuPercent()).median(), cell.serverCpuPercent(),
                 cell.scriptMicrosPerRenewal(), Fmt.count(Spread.of(cell.scriptCallsPerSecond()).median()),
-                cell.leasesAliveAtEnd(), cell.cpuByThreadGroup().entrySet().stream().limit(4)
+                Fmt.count(Spread.of(cell.allCallsPerSecond()).median()), cell.leasesAliveAtEnd(), cell.cpuByThreadGroup().entrySet().stream().limit(4)
                         .map(e -> e.getKey() + " " + Fmt.one(e.getValue())).collect(Collectors.joining(", ")));
     }
 
