@@ -18,7 +18,12 @@ import java.util.concurrent.locks.LockSupport;
  * call); the server's socket reads, whether the calls are pipelined (many calls per read).
  *
  * <p>Each contender gets its own client, one after the other; an idle window before them gives
- * the harness JVM's own CPU use, which is in every client figure too.
+ * the harness JVM's own CPU use, which is in every client figure too. Around the window it also
+ * measures what the leases cost in heap ({@link HeapProbe}: used after a collection with the leases
+ * held, against before they were taken and after they were released, and the classes that grew), and
+ * checks that every lease stayed valid from its acquire to the end of the window: no key expired on
+ * the server ({@code INFO stats expired_keys}), every lock key is still there, and, where the
+ * library keeps local lease state, the client still counts every lease as held.
  */
 final class WatchdogWorkload {
 
@@ -29,8 +34,48 @@ final class WatchdogWorkload {
      *                (JIT) before the window, as every other workload warms up first
      * @param window  measured window, after the warm-up
      * @param sample  sampling period
+     * @param acquirers threads that take the leases in parallel (and later release their own)
      */
-    record Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample) {
+    record Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample, int acquirers) {
+
+        /** Leases taken by one thread. */
+        Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample) {
+            this(leases, ttl, warmup, window, sample, 1);
+        }
+
+        /** The same with {@code leases} leases taken by {@code acquirers} threads. */
+        Settings withLeases(int leases, int acquirers) {
+            return new Settings(leases, ttl, warmup, window, sample, acquirers);
+        }
+    }
+
+    /**
+     * What the leases cost in heap, measured after collections ({@link HeapProbe}).
+     *
+     * @param bytesPerLease     heap used with every lease held minus before the first was taken, per lease;
+     *                          includes the harness's own share (the name, a list slot, the adapter's wrapper)
+     * @param bytesLeftPerLease heap used after every lease was released minus before, per lease
+     * @param classes           the classes that grew most while the leases were held, per lease
+     */
+    record Heap(double bytesPerLease, double bytesLeftPerLease, List<HeapProbe.Growth> classes) {
+    }
+
+    /**
+     * Whether the leases stayed valid from the first acquire to the end of the window.
+     *
+     * @param acquireSeconds  from the first acquire to the last
+     * @param expiredKeys     keys the server expired meanwhile ({@code INFO stats expired_keys}): a lock
+     *                        key that expired is a lease that lapsed
+     * @param lostLocally     leases the client itself no longer counted as held at the end, or -1 where
+     *                        the library keeps no local lease state
+     * @param releaseFailures releases that threw (Redisson's {@code unlock} of a lock that lapsed)
+     */
+    record Hold(double acquireSeconds, long expiredKeys, long lostLocally, long releaseFailures) {
+
+        /** No key expired, no lease was lost as far as the client knows, and every release succeeded. */
+        boolean allValid() {
+            return expiredKeys == 0 && lostLocally <= 0 && releaseFailures == 0;
+        }
     }
 
     /**
@@ -45,10 +90,12 @@ final class WatchdogWorkload {
      * @param cpuByThreadGroup     this JVM's CPU over the window by thread group, in % of one core
      * @param scriptMicrosPerRenewal the server's time in scripts ({@code INFO commandstats} usec of
      *                             {@code EVALSHA} + {@code EVAL}) over the window, per renewal due in it
+     * @param heap                 what the leases cost in heap
+     * @param hold                 whether they stayed valid
      */
     record Cell(List<Double> scriptCallsPerSecond, List<Double> allCallsPerSecond, List<Double> clientCpuPercent,
                 double serverCpuPercent, double callsPerRead, long leasesAliveAtEnd,
-                Map<String, Double> cpuByThreadGroup, double scriptMicrosPerRenewal) {
+                Map<String, Double> cpuByThreadGroup, double scriptMicrosPerRenewal, Heap heap, Hold hold) {
 
         /** Renewals due per second divided by script calls per second: above 1 means renewals are batched. */
         double leasesPerScriptCall(Settings settings) {
@@ -90,21 +137,47 @@ final class WatchdogWorkload {
         return 100 * (ProcessCpu.seconds() - cpuBefore) / ((System.nanoTime() - start) / 1e9);
     }
 
+    /** Classes listed per cell in {@link Heap#classes()}. */
+    private static final int HEAP_CLASSES = 12;
+    /** Collections per heap figure: their median is taken. */
+    private static final int HEAP_SAMPLES = 3;
+
     private Cell measure(Contender contender) {
         try (LockAdapter adapter = contender.open(List.of(server.uri()), settings.ttl())) {
-            List<LockAdapter.Held> held = new ArrayList<>(settings.leases());
-            for (int i = 0; i < settings.leases(); i++) {
-                held.add(adapter.lock(LockNames.next()).acquire());
-            }
+            // One lease first: connections, loaded scripts and the client's threads are no per-lease cost.
+            adapter.lock(LockNames.next()).acquire().release();
+            Map<String, HeapProbe.Entry> classesBefore = HeapProbe.histogram();
+            // Taken after the histogram, which stays live until the leases' one: both figures include it.
+            long heapBefore = HeapProbe.usedAfterGc(HEAP_SAMPLES);
+            double expiredBefore = expiredKeys();
+            HeldLeases held = HeldLeases.acquire(adapter, settings.leases(), settings.acquirers());
+            long heapHeld = HeapProbe.usedAfterGc(HEAP_SAMPLES);
+            List<HeapProbe.Growth> classes = HeapProbe.growth(classesBefore, HeapProbe.histogram(), settings.leases(),
+                    HEAP_CLASSES);
             LockSupport.parkNanos(settings.warmup().toNanos());
-            Cell cell = window();
-            for (LockAdapter.Held lease : held) {
-                lease.release();
-            }
-            return cell;
+            double expiredBeforeWindow = expiredKeys() - expiredBefore;
+            Window window = window();
+            // The window reset the server's counters at its start.
+            long expired = (long) (expiredBeforeWindow + expiredKeys());
+            long lostLocally = held.lostLocally();
+            Hold hold = new Hold(held.acquireSeconds(), expired, lostLocally, held.releaseAll());
+            long heapAfter = HeapProbe.usedAfterGc(HEAP_SAMPLES);
+            Heap heap = new Heap((heapHeld - heapBefore) / (double) settings.leases(),
+                    (heapAfter - heapBefore) / (double) settings.leases(), classes);
+            return new Cell(window.scripts(), window.calls(), window.cpu(), window.serverCpu(), window.callsPerRead(),
+                    window.alive(), window.byThreadGroup(), window.scriptMicros(), heap, hold);
         } finally {
             RedisStats.flush(server);
         }
+    }
+
+    private double expiredKeys() {
+        return RedisStats.infoField(server, "stats", "expired_keys");
+    }
+
+    /** The window's figures: see {@link Cell}. */
+    private record Window(List<Double> scripts, List<Double> calls, List<Double> cpu, double serverCpu,
+                          double callsPerRead, long alive, Map<String, Double> byThreadGroup, double scriptMicros) {
     }
 
     /** The sampling's own commands, left out of the counts. */
@@ -112,7 +185,7 @@ final class WatchdogWorkload {
         return command.equals("info") || command.startsWith("config");
     }
 
-    private Cell window() {
+    private Window window() {
         RedisStats.reset(server);
         double serverCpuStart = RedisStats.serverCpuSeconds(server);
         double readsStart = RedisStats.infoField(server, "stats", "total_reads_processed");
@@ -151,7 +224,7 @@ final class WatchdogWorkload {
         double renewalsDue = settings.leases() * windowSeconds / (settings.ttl().toNanos() / 3e9);
         double scriptMicros = (micros.getOrDefault("evalsha", 0L) + micros.getOrDefault("eval", 0L)) / renewalsDue;
         long alive = KeyCensus.take(server).lockKeys();
-        return new Cell(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup,
+        return new Window(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup,
                 scriptMicros);
     }
 }

@@ -1,0 +1,121 @@
+package dev.leasehold.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Many leases on fresh names, acquired by several threads in parallel and held until
+ * {@link #releaseAll()}. Each thread releases the leases it acquired: Redisson's locks belong to
+ * the thread that took them. The threads only park in between, so they add no CPU to a window.
+ * A release that fails (Redisson's {@code unlock} throws for a lock that lapsed meanwhile) is
+ * counted, not thrown: a lapsed lease is a finding of the run, reported with the others.
+ */
+final class HeldLeases {
+
+    private final List<List<LockAdapter.Held>> perThread = new ArrayList<>();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final CountDownLatch released;
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    private final AtomicLong releaseFailures = new AtomicLong();
+    private final double acquireSeconds;
+
+    private HeldLeases(LockAdapter adapter, int leases, int threads) {
+        CountDownLatch acquired = new CountDownLatch(threads);
+        released = new CountDownLatch(threads);
+        long start = System.nanoTime();
+        for (int t = 0; t < threads; t++) {
+            int share = leases / threads + (t < leases % threads ? 1 : 0);
+            List<LockAdapter.Held> mine = new ArrayList<>(share);
+            perThread.add(mine);
+            Thread thread = new Thread(() -> hold(adapter, share, mine, acquired), "held-leases-" + t);
+            thread.setDaemon(true);
+            thread.start();
+        }
+        await(acquired);
+        acquireSeconds = (System.nanoTime() - start) / 1e9;
+        if (failure.get() != null) {
+            releaseAll();
+        }
+    }
+
+    /**
+     * {@code leases} leases on fresh names ({@link LockNames}), taken by {@code threads} threads.
+     *
+     * @throws RuntimeException what an acquire threw (the leases taken so far are released)
+     */
+    static HeldLeases acquire(LockAdapter adapter, int leases, int threads) {
+        return new HeldLeases(adapter, leases, threads);
+    }
+
+    private void hold(LockAdapter adapter, int share, List<LockAdapter.Held> mine, CountDownLatch acquired) {
+        try {
+            for (int i = 0; i < share; i++) {
+                mine.add(adapter.lock(LockNames.next()).acquire());
+            }
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+        } finally {
+            acquired.countDown();
+        }
+        await(release);
+        for (LockAdapter.Held held : mine) {
+            try {
+                held.release();
+            } catch (RuntimeException e) {
+                releaseFailures.incrementAndGet();
+            }
+        }
+        released.countDown();
+    }
+
+    /** Seconds from the first acquire to the last. */
+    double acquireSeconds() {
+        return acquireSeconds;
+    }
+
+    /**
+     * Leases the client itself no longer counts as held ({@link LockAdapter.Held#validLocally()}),
+     * or -1 where the library keeps no local lease state.
+     */
+    long lostLocally() {
+        long lost = 0;
+        for (List<LockAdapter.Held> mine : perThread) {
+            for (LockAdapter.Held held : mine) {
+                var valid = held.validLocally();
+                if (valid.isEmpty()) {
+                    return -1;
+                }
+                lost += valid.get() ? 0 : 1;
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * Every thread releases its leases; returns once all are released.
+     *
+     * @return the releases that threw
+     * @throws RuntimeException what an acquire threw, if one did
+     */
+    long releaseAll() {
+        release.countDown();
+        await(released);
+        RuntimeException error = failure.get();
+        if (error != null) {
+            throw error;
+        }
+        return releaseFailures.get();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while leases were taken or released", e);
+        }
+    }
+}
