@@ -84,6 +84,8 @@ final class ScaleReport {
         row(md, "Redis CPU, % of a core", own, peer, WatchdogWorkload.Cell::serverCpuPercent, Fmt::one, true);
         row(md, "script time per renewal, µs (`INFO commandstats`)", own, peer,
                 WatchdogWorkload.Cell::scriptMicrosPerRenewal, Fmt::two, true);
+        row(md, "client heap allocated per renewal, B (all threads)", own, peer, WatchdogWorkload.Cell::allocatedPerRenewal,
+                Fmt::count, true);
         row(md, "script calls per second", own, peer, c -> Spread.of(c.scriptCallsPerSecond()).median(), Fmt::count, false);
         row(md, "leases renewed per script call", own, peer, c -> c.leasesPerScriptCall(s), Fmt::count, false);
         row(md, "seconds to take the leases", own, peer, c -> c.hold().acquireSeconds(), Fmt::one, true);

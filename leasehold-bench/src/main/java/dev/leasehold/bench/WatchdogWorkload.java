@@ -90,12 +90,15 @@ final class WatchdogWorkload {
      * @param cpuByThreadGroup     this JVM's CPU over the window by thread group, in % of one core
      * @param scriptMicrosPerRenewal the server's time in scripts ({@code INFO commandstats} usec of
      *                             {@code EVALSHA} + {@code EVAL}) over the window, per renewal due in it
+     * @param allocatedPerRenewal  bytes this JVM's threads allocated over the window, per renewal due in it
+     *                             (the harness's idle share included)
      * @param heap                 what the leases cost in heap
      * @param hold                 whether they stayed valid
      */
     record Cell(List<Double> scriptCallsPerSecond, List<Double> allCallsPerSecond, List<Double> clientCpuPercent,
                 double serverCpuPercent, double callsPerRead, long leasesAliveAtEnd,
-                Map<String, Double> cpuByThreadGroup, double scriptMicrosPerRenewal, Heap heap, Hold hold) {
+                Map<String, Double> cpuByThreadGroup, double scriptMicrosPerRenewal, double allocatedPerRenewal,
+                Heap heap, Hold hold) {
 
         /** Renewals due per second divided by script calls per second: above 1 means renewals are batched. */
         double leasesPerScriptCall(Settings settings) {
@@ -165,7 +168,7 @@ final class WatchdogWorkload {
             Heap heap = new Heap((heapHeld - heapBefore) / (double) settings.leases(),
                     (heapAfter - heapBefore) / (double) settings.leases(), classes);
             return new Cell(window.scripts(), window.calls(), window.cpu(), window.serverCpu(), window.callsPerRead(),
-                    window.alive(), window.byThreadGroup(), window.scriptMicros(), heap, hold);
+                    window.alive(), window.byThreadGroup(), window.scriptMicros(), window.allocatedPerRenewal(), heap, hold);
         } finally {
             RedisStats.flush(server);
         }
@@ -177,7 +180,8 @@ final class WatchdogWorkload {
 
     /** The window's figures: see {@link Cell}. */
     private record Window(List<Double> scripts, List<Double> calls, List<Double> cpu, double serverCpu,
-                          double callsPerRead, long alive, Map<String, Double> byThreadGroup, double scriptMicros) {
+                          double callsPerRead, long alive, Map<String, Double> byThreadGroup, double scriptMicros,
+                          double allocatedPerRenewal) {
     }
 
     /** The sampling's own commands, left out of the counts. */
@@ -217,7 +221,8 @@ final class WatchdogWorkload {
             at = nanos;
         }
         double windowSeconds = (at - start) / 1e9;
-        Map<String, Double> byThreadGroup = ThreadCpu.snapshot().percentSince(threadsStart, windowSeconds);
+        ThreadCpu threadsEnd = ThreadCpu.snapshot();
+        Map<String, Double> byThreadGroup = threadsEnd.percentSince(threadsStart, windowSeconds);
         double serverCpu = 100 * (RedisStats.serverCpuSeconds(server) - serverCpuStart) / windowSeconds;
         double reads = RedisStats.infoField(server, "stats", "total_reads_processed") - readsStart;
         Map<String, Long> micros = RedisStats.commandMicros(server);
@@ -225,6 +230,6 @@ final class WatchdogWorkload {
         double scriptMicros = (micros.getOrDefault("evalsha", 0L) + micros.getOrDefault("eval", 0L)) / renewalsDue;
         long alive = KeyCensus.take(server).lockKeys();
         return new Window(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup,
-                scriptMicros);
+                scriptMicros, threadsEnd.allocatedSince(threadsStart) / renewalsDue);
     }
 }
