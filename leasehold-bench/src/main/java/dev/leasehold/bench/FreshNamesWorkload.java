@@ -61,8 +61,8 @@ final class FreshNamesWorkload {
      * @param seconds        how long the load ran
      * @param samples        the server's keys over the load and the drain
      * @param checkpoints    the client at the start, middle and end of the load, and after the drain
-     * @param keysAtEnd      the keys by shape when the load stopped ({@link KeyCensus#EMPTY} when
-     *                       there were too many to list)
+     * @param keysAtEnd      the shapes of a sample of the keys left when the load stopped
+     *                       ({@link KeyCensus#sample}, at most {@link #CENSUS_SAMPLE} keys)
      * @param memoryAtEnd    the server's {@code used_memory} when the load stopped, minus before it
      * @param drainSeconds   from the end of the load until no key was left, or -1 if keys were still
      *                       there when the drain ended (or it was not waited for)
@@ -87,8 +87,8 @@ final class FreshNamesWorkload {
         }
     }
 
-    /** Key censuses are taken by one script over every key: above this many keys, only counts are read. */
-    private static final long MAX_CENSUS_KEYS = 200_000;
+    /** Keys whose shapes are read when the load stopped. */
+    static final int CENSUS_SAMPLE = 1_000;
 
     private final RedisServer server;
     private final Settings settings;
@@ -140,8 +140,7 @@ final class FreshNamesWorkload {
             double seconds = (System.nanoTime() - start) / 1e9;
             samples.add(sample(seconds, done.get()));
             long memoryAtEnd = RedisStats.usedMemory(server) - memoryBefore;
-            KeyCensus census = RedisStats.keyspace(server).keys() <= MAX_CENSUS_KEYS ? KeyCensus.take(server)
-                    : KeyCensus.EMPTY;
+            KeyCensus census = KeyCensus.sample(server, CENSUS_SAMPLE);
             checkpoints.add(checkpoint("end", done.get(), adapter));
             double drained = drain(peer.drain(), seconds, done.get(), samples);
             if (!peer.drain().isZero()) {

@@ -1,5 +1,7 @@
 package dev.leasehold.bench;
 
+import dev.leasehold.launcher.RedisServer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -15,7 +17,11 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class HeldLeases {
 
+    /** Names checked with one {@code EXISTS} each: long enough to amortise a call, short enough not to stall the server. */
+    private static final int EXISTS_CHUNK = 5_000;
+
     private final List<List<LockAdapter.Held>> perThread = new ArrayList<>();
+    private final List<List<String>> namesPerThread = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch released;
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -29,8 +35,10 @@ final class HeldLeases {
         for (int t = 0; t < threads; t++) {
             int share = leases / threads + (t < leases % threads ? 1 : 0);
             List<LockAdapter.Held> mine = new ArrayList<>(share);
+            List<String> names = new ArrayList<>(share);
             perThread.add(mine);
-            Thread thread = new Thread(() -> hold(adapter, share, mine, acquired), "held-leases-" + t);
+            namesPerThread.add(names);
+            Thread thread = new Thread(() -> hold(adapter, share, mine, names, acquired), "held-leases-" + t);
             thread.setDaemon(true);
             thread.start();
         }
@@ -50,10 +58,13 @@ final class HeldLeases {
         return new HeldLeases(adapter, leases, threads);
     }
 
-    private void hold(LockAdapter adapter, int share, List<LockAdapter.Held> mine, CountDownLatch acquired) {
+    private void hold(LockAdapter adapter, int share, List<LockAdapter.Held> mine, List<String> names,
+                      CountDownLatch acquired) {
         try {
             for (int i = 0; i < share; i++) {
-                mine.add(adapter.lock(LockNames.next()).acquire());
+                String name = LockNames.next();
+                mine.add(adapter.lock(name).acquire());
+                names.add(name);
             }
         } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
@@ -74,6 +85,27 @@ final class HeldLeases {
     /** Seconds from the first acquire to the last. */
     double acquireSeconds() {
         return acquireSeconds;
+    }
+
+    /**
+     * The leases' lock keys that exist on {@code server} now, counted by {@code EXISTS} in chunks (no
+     * script, so a server with many keys is never blocked for long). Both libraries keep a lock key per
+     * lease under its name (Leasehold a string, Redisson a hash).
+     */
+    long keysOn(RedisServer server) {
+        long existing = 0;
+        for (List<String> names : namesPerThread) {
+            for (int from = 0; from < names.size(); from += EXISTS_CHUNK) {
+                List<String> chunk = names.subList(from, Math.min(names.size(), from + EXISTS_CHUNK));
+                String[] command = new String[chunk.size() + 1];
+                command[0] = "EXISTS";
+                for (int i = 0; i < chunk.size(); i++) {
+                    command[i + 1] = chunk.get(i);
+                }
+                existing += (Long) server.command(command);
+            }
+        }
+        return existing;
     }
 
     /**

@@ -178,7 +178,8 @@ final class ScaleReport {
                 c -> Fmt.count(c.endOfLoad().keys()) + " (" + Fmt.count(c.endOfLoad().keysWithTtl()) + ")");
         namesRow(md, "most keys at once", cells,
                 c -> Fmt.count(c.samples().stream().mapToLong(FreshNamesWorkload.Sample::keys).max().orElse(0)));
-        namesRow(md, "key shapes when the load stopped", cells, ScaleReport::shapes);
+        namesRow(md, "key shapes when the load stopped (a sample of " + Fmt.count(FreshNamesWorkload.CENSUS_SAMPLE)
+                + " keys at most)", cells, ScaleReport::shapes);
         namesRow(md, "server memory when the load stopped, above before it; per key", cells, ScaleReport::memory);
         namesRow(md, "keys left after the load", cells, ScaleReport::drain);
         namesRow(md, "client heap after GC, MB: start / middle / end (/ after the drain)", cells, c ->
@@ -210,7 +211,7 @@ final class ScaleReport {
 
     private static String shapes(FreshNamesWorkload.Cell cell) {
         if (cell.keysAtEnd().shapes().isEmpty()) {
-            return cell.endOfLoad().keys() == 0 ? "none" : "too many to list";
+            return "none";
         }
         List<String> parts = new ArrayList<>();
         cell.keysAtEnd().shapes().forEach((shape, counts) -> parts.add("`" + shape.replace("|", "\\|") + "` "

@@ -86,7 +86,7 @@ final class WatchdogWorkload {
      * @param clientCpuPercent     per sample: this JVM's CPU, in % of one core
      * @param serverCpuPercent     the server's CPU over the window, in % of one core
      * @param callsPerRead         script calls per socket read of the server over the window
-     * @param leasesAliveAtEnd     lock keys still present at the end of the window
+     * @param leasesAliveAtEnd     the leases' lock keys still present at the end of the window
      * @param cpuByThreadGroup     this JVM's CPU over the window by thread group, in % of one core
      * @param scriptMicrosPerRenewal the server's time in scripts ({@code INFO commandstats} usec of
      *                             {@code EVALSHA} + {@code EVAL}) over the window, per renewal due in it
@@ -160,6 +160,7 @@ final class WatchdogWorkload {
             LockSupport.parkNanos(settings.warmup().toNanos());
             double expiredBeforeWindow = expiredKeys() - expiredBefore;
             Window window = window();
+            long alive = held.keysOn(server);
             // The window reset the server's counters at its start.
             long expired = (long) (expiredBeforeWindow + expiredKeys());
             long lostLocally = held.lostLocally();
@@ -168,7 +169,7 @@ final class WatchdogWorkload {
             Heap heap = new Heap((heapHeld - heapBefore) / (double) settings.leases(),
                     (heapAfter - heapBefore) / (double) settings.leases(), classes);
             return new Cell(window.scripts(), window.calls(), window.cpu(), window.serverCpu(), window.callsPerRead(),
-                    window.alive(), window.byThreadGroup(), window.scriptMicros(), window.allocatedPerRenewal(), heap, hold);
+                    alive, window.byThreadGroup(), window.scriptMicros(), window.allocatedPerRenewal(), heap, hold);
         } finally {
             RedisStats.flush(server);
         }
@@ -180,7 +181,7 @@ final class WatchdogWorkload {
 
     /** The window's figures: see {@link Cell}. */
     private record Window(List<Double> scripts, List<Double> calls, List<Double> cpu, double serverCpu,
-                          double callsPerRead, long alive, Map<String, Double> byThreadGroup, double scriptMicros,
+                          double callsPerRead, Map<String, Double> byThreadGroup, double scriptMicros,
                           double allocatedPerRenewal) {
     }
 
@@ -228,8 +229,7 @@ final class WatchdogWorkload {
         Map<String, Long> micros = RedisStats.commandMicros(server);
         double renewalsDue = settings.leases() * windowSeconds / (settings.ttl().toNanos() / 3e9);
         double scriptMicros = (micros.getOrDefault("evalsha", 0L) + micros.getOrDefault("eval", 0L)) / renewalsDue;
-        long alive = KeyCensus.take(server).lockKeys();
-        return new Window(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), alive, byThreadGroup,
+        return new Window(scripts, calls, cpu, serverCpu, scriptsSoFar / Math.max(1, reads), byThreadGroup,
                 scriptMicros, threadsEnd.allocatedSince(threadsStart) / renewalsDue);
     }
 }
