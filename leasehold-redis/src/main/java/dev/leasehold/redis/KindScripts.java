@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * One lock kind on Redis as data: its scripts and how each call's keys and arguments are built,
@@ -27,11 +28,12 @@ import java.util.function.Function;
  * @param release   a release, or (with a waiter id) the clean-up of an abandoned acquire
  * @param renewals  the batch renewal script: {@code renew_batch.lua} for a lease held as a key,
  *                  {@code renew_members.lua} for one held as a sorted-set member
- * @param leaseKey  the key that holds a lease of the kind
+ * @param leaseKey  the key that holds a lease of the kind, from the lock name alone: it is computed for
+ *                  every renewal of every held lease, so it builds that one key and no other
  * @param keep      the release within hold-at-least: keeps the lease for a while instead
  */
 record KindScripts(LockKind kind, String noun, Admission admission, Acquire acquire, Release release,
-                   RedisScript renewals, Function<LockKeys, String> leaseKey, Keep keep) {
+                   RedisScript renewals, UnaryOperator<String> leaseKey, Keep keep) {
 
     /**
      * Values every call of a client passes: how long a fence key and a waiter registration live,
@@ -105,7 +107,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                         request.ttl(), timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
                 (commands, keys, holder, waiter, timing) -> mutex.releaseReserving(commands, keys, holder, waiter,
                         timing.handoffReservation()),
-                scripts.renewBatch, LockKeys::lock, keepKey(mutex));
+                scripts.renewBatch, KindScripts::lockKey, keepKey(mutex));
     }
 
     /** The fair lock: the lock key, and a queue every attempt registers in (its place is its arrival). */
@@ -119,7 +121,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.fairRelease.run(commands,
                         ScriptOutputType.INTEGER, fairKeys(keys), holder, timing.fenceRetentionMillis(),
                         keys.channel())),
-                scripts.renewBatch, LockKeys::lock, keepKey(scripts.mutex));
+                scripts.renewBatch, KindScripts::lockKey, keepKey(scripts.mutex));
     }
 
     /** The read lock: a member of the readers set, admitted while no writer holds or waits. */
@@ -132,7 +134,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.readRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.readers(), keys.writers(), keys.waiters()},
                         holder, waiter, keys.channel())),
-                scripts.renewMembers, LockKeys::readers, keepMember(scripts, LockKeys::readers));
+                scripts.renewMembers, LockKeys::readersOf, keepMember(scripts, LockKeys::readers));
     }
 
     /** The write lock: the lock key once no live reader remains; a blocked writer registers even unsubscribed. */
@@ -145,7 +147,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.writeRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.writers(), keys.waiters()},
                         holder, waiter, keys.channel())),
-                scripts.renewBatch, LockKeys::lock, keepKey(scripts.mutex));
+                scripts.renewBatch, KindScripts::lockKey, keepKey(scripts.mutex));
     }
 
     /** A permit: a member of the permits set, which also stores the number of permits while a lease lives. */
@@ -159,7 +161,12 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.semaphoreRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.permits(), keys.waiters()}, holder, waiter,
                         keys.channel())),
-                scripts.renewMembers, LockKeys::permits, keepMember(scripts, LockKeys::permits));
+                scripts.renewMembers, LockKeys::permitsOf, keepMember(scripts, LockKeys::permits));
+    }
+
+    /** The lock key of a name: the name itself ({@link LockKeys#lock()}), so a plain {@code SET NX} lock excludes it. */
+    private static String lockKey(String name) {
+        return name;
     }
 
     /** A lease held as the lock key: {@code release_holding.lua} sets the key's life instead of deleting it. */
