@@ -75,19 +75,23 @@ final class ScaleReport {
                 .append(settings.rounds()).append(" round(s), one client each, the order rotated; figures are medians ")
                 .append("of the rounds [lowest–highest], ratios medians of per-round ratios. The harness JVM alone ")
                 .append("idles at ").append(Fmt.one(leases.idleClientCpuPercent()))
-                .append(" % of a core, which is in both client figures.\n\n");
+                .append(" % of a core, which is in both client figures. Renewals come in bursts (every lease is ")
+                .append("renewed within the few seconds it took to take them all), so CPU and calls are means over the ")
+                .append("window. Script time is wall time inside the scripts: on a loaded machine a script that loses ")
+                .append("its core counts the wait, so the server's CPU (`INFO cpu`) is the figure to compare.\n\n");
         md.append("| | Leasehold | Redisson RLock | Leasehold ÷ Redisson |\n| --- | --- | --- | --- |\n");
         row(md, "heap per lease, B (used after GC, held − before)", own, peer, c -> c.heap().bytesPerLease(), Fmt::count, true);
         row(md, "heap left per lease after release, B", own, peer, c -> c.heap().bytesLeftPerLease(), Fmt::count, false);
-        row(md, "client CPU, % of a core (median of 1 s samples)", own, peer,
-                c -> Spread.of(c.clientCpuPercent()).median(), Fmt::one, true);
+        row(md, "client CPU, % of a core (mean over the window)", own, peer,
+                WatchdogWorkload.Cell::meanClientCpuPercent, Fmt::one, true);
         row(md, "Redis CPU, % of a core", own, peer, WatchdogWorkload.Cell::serverCpuPercent, Fmt::one, true);
-        row(md, "script time per renewal, µs (`INFO commandstats`)", own, peer,
+        row(md, "script time per renewal, µs (`INFO commandstats`, wall time inside the scripts)", own, peer,
                 WatchdogWorkload.Cell::scriptMicrosPerRenewal, Fmt::two, true);
         row(md, "client heap allocated per renewal, B (all threads)", own, peer, WatchdogWorkload.Cell::allocatedPerRenewal,
                 Fmt::count, true);
-        row(md, "script calls per second", own, peer, c -> Spread.of(c.scriptCallsPerSecond()).median(), Fmt::count, false);
-        row(md, "leases renewed per script call", own, peer, c -> c.leasesPerScriptCall(s), Fmt::count, false);
+        row(md, "script calls per second (mean)", own, peer, WatchdogWorkload.Cell::meanScriptCallsPerSecond, Fmt::one,
+                false);
+        row(md, "leases renewed per script call", own, peer, c -> c.leasesPerScriptCallOverWindow(s), Fmt::count, false);
         row(md, "seconds to take the leases", own, peer, c -> c.hold().acquireSeconds(), Fmt::one, true);
         row(md, "lock keys at the end of the window", own, peer, c -> c.leasesAliveAtEnd(), Fmt::count, false);
         row(md, "keys the server expired while the leases were held", own, peer, c -> c.hold().expiredKeys(),

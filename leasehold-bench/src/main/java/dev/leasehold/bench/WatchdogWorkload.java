@@ -100,6 +100,26 @@ final class WatchdogWorkload {
                 Map<String, Double> cpuByThreadGroup, double scriptMicrosPerRenewal, double allocatedPerRenewal,
                 Heap heap, Hold hold) {
 
+        /** This JVM's CPU over the window, in % of one core: the mean of the samples, which bursts of renewals do not hide. */
+        double meanClientCpuPercent() {
+            return clientCpuPercent.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        }
+
+        /** Script calls per second over the window: the mean of the samples. */
+        double meanScriptCallsPerSecond() {
+            return scriptCallsPerSecond.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        }
+
+        /**
+         * Renewals due over the window divided by the script calls in it. Unlike {@link #leasesPerScriptCall},
+         * right for renewals that come in bursts (a long ttl, leases taken within a few seconds), where most
+         * one-second samples see no call at all.
+         */
+        double leasesPerScriptCallOverWindow(Settings settings) {
+            double renewalsPerSecond = settings.leases() / (settings.ttl().toNanos() / 3e9);
+            return renewalsPerSecond / Math.max(1e-9, meanScriptCallsPerSecond());
+        }
+
         /** Renewals due per second divided by script calls per second: above 1 means renewals are batched. */
         double leasesPerScriptCall(Settings settings) {
             double renewalsPerSecond = settings.leases() / (settings.ttl().toNanos() / 3e9);
@@ -148,7 +168,9 @@ final class WatchdogWorkload {
     private Cell measure(Contender contender) {
         try (LockAdapter adapter = contender.open(List.of(server.uri()), settings.ttl())) {
             // One lease first: connections, loaded scripts and the client's threads are no per-lease cost.
+            // Its keys go (Redisson's unlock leaves a latch key that would expire while the leases are held).
             adapter.lock(LockNames.next()).acquire().release();
+            RedisStats.flush(server);
             Map<String, HeapProbe.Entry> classesBefore = HeapProbe.histogram();
             // Taken after the histogram, which stays live until the leases' one: both figures include it.
             long heapBefore = HeapProbe.usedAfterGc(HEAP_SAMPLES);
