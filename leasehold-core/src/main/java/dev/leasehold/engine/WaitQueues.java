@@ -23,6 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>{@link Admission#SHARED}: every operation takes its turn at once; the queue only tracks them
  * (for shutdown and for the client's counters).
+ *
+ * <p>Once granted, an operation hands its place to a {@link #hold small token} that stays in the
+ * queue for the lease's life: the lease keeps the place (and the exclusive turn), while the
+ * operation, with everything it needed to wait, is collected. A client holding 100,000 leases
+ * keeps 100,000 tokens, not 100,000 acquisitions.
  */
 final class WaitQueues {
 
@@ -30,14 +35,19 @@ final class WaitQueues {
     record Key(LockProtocol protocol, String name) {
     }
 
-    private final ConcurrentHashMap<Key, ArrayDeque<AcquireOperation>> queues = new ConcurrentHashMap<>();
+    /** The place of a granted operation, held by its lease until the lease ends. */
+    private static final class Holding {
+    }
+
+    /** Each queue holds {@link AcquireOperation}s and {@link Holding}s; most hold one entry, so it starts with room for one. */
+    private final ConcurrentHashMap<Key, ArrayDeque<Object>> queues = new ConcurrentHashMap<>();
 
     /** Appends {@code operation}; true if it may talk to the backend now. */
     boolean enter(Key key, AcquireOperation operation) {
         boolean shared = key.protocol().admission() == Admission.SHARED;
         boolean[] goes = {false};
         queues.compute(key, (k, queue) -> {
-            ArrayDeque<AcquireOperation> current = queue == null ? new ArrayDeque<>() : queue;
+            ArrayDeque<Object> current = queue == null ? new ArrayDeque<>(1) : queue;
             current.addLast(operation);
             goes[0] = shared || current.size() == 1;
             return current;
@@ -45,17 +55,47 @@ final class WaitQueues {
         return goes[0];
     }
 
-    /** Removes {@code operation} (idempotent); if it was an exclusive queue's head, the next one takes its turn. */
-    void leave(Key key, AcquireOperation operation) {
+    /**
+     * Puts a token in {@code operation}'s place, which its lease then holds: pass the token to
+     * {@link #leave} when the lease ends. Returns null, and changes nothing, if the operation already
+     * left (its clean-up ran): that lease is discarded, and no place is left to hold.
+     */
+    Object hold(Key key, AcquireOperation operation) {
+        Object[] token = {null};
+        queues.computeIfPresent(key, (k, queue) -> {
+            if (queue.peekFirst() == operation) {
+                queue.pollFirst();
+                token[0] = new Holding();
+                queue.addFirst(token[0]);
+            } else if (queue.contains(operation)) {
+                // A shared queue's operations all have their turn, so an order among them is no rule.
+                queue.remove(operation);
+                token[0] = new Holding();
+                queue.addLast(token[0]);
+            }
+            return queue;
+        });
+        return token[0];
+    }
+
+    /**
+     * Removes {@code entry}, an operation or a {@link #hold} token (idempotent; null is ignored); if
+     * it was an exclusive queue's head, the next operation takes its turn.
+     */
+    void leave(Key key, Object entry) {
+        if (entry == null) {
+            return;
+        }
         boolean shared = key.protocol().admission() == Admission.SHARED;
         AcquireOperation[] next = {null};
         queues.computeIfPresent(key, (k, queue) -> {
-            boolean wasHead = queue.peekFirst() == operation;
-            if (!queue.remove(operation)) {
+            boolean wasHead = queue.peekFirst() == entry;
+            if (!queue.remove(entry)) {
                 return queue;
             }
-            if (wasHead && !shared) {
-                next[0] = queue.peekFirst();
+            // Only the head is ever granted on an exclusive queue, so the next entry waits for its turn.
+            if (wasHead && !shared && queue.peekFirst() instanceof AcquireOperation waiting) {
+                next[0] = waiting;
             }
             return queue.isEmpty() ? null : queue;
         });
@@ -64,25 +104,18 @@ final class WaitQueues {
         }
     }
 
-    /** The operation at the head of {@code key}'s queue (the one holding, or talking to the backend), if any. */
-    AcquireOperation head(Key key) {
-        AcquireOperation[] head = {null};
-        // Read under the map's lock for this key, which every change of the queue holds.
-        queues.computeIfPresent(key, (k, queue) -> {
-            head[0] = queue.peekFirst();
-            return queue;
-        });
-        return head[0];
-    }
-
-    /** Every queued operation, for shutdown. */
+    /** Every queued operation not granted yet, for shutdown (granted ones end with their leases). */
     List<AcquireOperation> all() {
         List<AcquireOperation> all = new ArrayList<>();
         // Each queue copied under the map's lock for its key: an operation ending meanwhile changes
         // its queue, and an unlocked copy could read it half-changed.
         for (Key key : queues.keySet()) {
             queues.computeIfPresent(key, (k, queue) -> {
-                all.addAll(queue);
+                queue.forEach(entry -> {
+                    if (entry instanceof AcquireOperation operation) {
+                        all.add(operation);
+                    }
+                });
                 return queue;
             });
         }
