@@ -20,8 +20,8 @@ final class HeldLeases {
     /** Names checked with one {@code EXISTS} each: long enough to amortise a call, short enough not to stall the server. */
     private static final int EXISTS_CHUNK = 5_000;
 
-    private final List<List<LockAdapter.Held>> perThread = new ArrayList<>();
-    private final List<List<String>> namesPerThread = new ArrayList<>();
+    private final List<ArrayList<LockAdapter.Held>> perThread = new ArrayList<>();
+    private final List<ArrayList<String>> namesPerThread = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch released;
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -34,8 +34,8 @@ final class HeldLeases {
         long start = System.nanoTime();
         for (int t = 0; t < threads; t++) {
             int share = leases / threads + (t < leases % threads ? 1 : 0);
-            List<LockAdapter.Held> mine = new ArrayList<>(share);
-            List<String> names = new ArrayList<>(share);
+            ArrayList<LockAdapter.Held> mine = new ArrayList<>(share);
+            ArrayList<String> names = new ArrayList<>(share);
             perThread.add(mine);
             namesPerThread.add(names);
             Thread thread = new Thread(() -> hold(adapter, share, mine, names, acquired), "held-leases-" + t);
@@ -58,7 +58,7 @@ final class HeldLeases {
         return new HeldLeases(adapter, leases, threads);
     }
 
-    private void hold(LockAdapter adapter, int share, List<LockAdapter.Held> mine, List<String> names,
+    private void hold(LockAdapter adapter, int share, ArrayList<LockAdapter.Held> mine, ArrayList<String> names,
                       CountDownLatch acquired) {
         try {
             for (int i = 0; i < share; i++) {
@@ -82,6 +82,9 @@ final class HeldLeases {
         // The leases are over: nothing of them stays reachable from here, so a heap figure taken
         // after the release shows what the client kept, not what the harness did.
         mine.clear();
+        mine.trimToSize();
+        names.clear();
+        names.trimToSize();
         released.countDown();
     }
 
