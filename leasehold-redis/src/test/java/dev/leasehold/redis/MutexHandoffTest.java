@@ -156,6 +156,32 @@ class MutexHandoffTest {
     }
 
     /**
+     * A semaphore of the name registers its waiters in the same waiters key, and a permit's waiter
+     * never claims a reservation: while a semaphore of the name is in use, a mutex release wakes the
+     * oldest waiter without reserving the key for it (as before reservations). Else each such
+     * waiter stalled the mutex for the whole reservation, on every release that picked it: two
+     * clients taking turns at a mutex made about 45 handoffs in 3 s beside one blocked permit waiter,
+     * against about 1,900 without it.
+     */
+    @Test
+    void whileASemaphoreOfTheNameIsInUseAReleaseReservesNothing() {
+        assertThat(semaphoreAcquire("permit-a", "").get(0)).isEqualTo(1L);
+        assertThat(semaphoreAcquire("permit-b", "permit-b").get(0)).as("the permit's waiter, registered").isEqualTo(0L);
+        assertThat(acquire("holder-a", "holder-a").get(0)).as("the mutex: another family").isEqualTo(1L);
+        acquire("holder-b", "holder-b");
+
+        assertThat(releaseReserving("holder-a")).isTrue();
+        assertThat(server.get().command("EXISTS", keys.lock())).as("nothing reserved: free").isEqualTo(0L);
+
+        assertThat(scripts.semaphoreRelease.<Long>run(commands, ScriptOutputType.INTEGER,
+                new String[] {keys.permits(), keys.waiters()}, "permit-a", "", keys.channel()).join()).isEqualTo(1L);
+        assertThat(acquire("holder-a", "holder-a").get(0)).isEqualTo(1L);
+        assertThat(releaseReserving("holder-a")).isTrue();
+        assertThat(server.get().command("GET", keys.lock())).as("no semaphore in use: reserved again")
+                .isEqualTo("~holder-b");
+    }
+
+    /**
      * Between clients: a client that releases and at once asks again waits its turn behind another
      * client's waiter. Without the reservation the releaser, one round trip from the key, nearly
      * always wins that race against a waiter that first needs the release message. A round that
@@ -202,6 +228,18 @@ class MutexHandoffTest {
     private long release(String holder, String waiter, String reservationMillis) {
         return RELEASE.<Long>run(commands, ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.waiters()},
                 holder, waiter, keys.channel(), reservationMillis).join();
+    }
+
+    /** A single server's mutex release, with the keys KindScripts passes, reserving for RESERVATION_MILLIS. */
+    private boolean releaseReserving(String holder) {
+        return scripts.mutex.releaseReserving(commands, keys, holder, "",
+                Duration.ofMillis(Long.parseLong(RESERVATION_MILLIS))).join();
+    }
+
+    private List<Object> semaphoreAcquire(String holder, String waiter) {
+        return scripts.semaphoreAcquire.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.permits(), keys.fence(), keys.waiters()},
+                holder, "30000", "1", "60000", waiter, "30000").join();
     }
 
     private List<Object> renewBatch(String holder) {

@@ -109,7 +109,7 @@ public final class MutexScripts {
      */
     public CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                               String waiter) {
-        return release(commands, keys, holder, waiter, "");
+        return release(commands, new String[] {keys.lock(), keys.waiters()}, keys, holder, waiter, "");
     }
 
     /**
@@ -117,20 +117,21 @@ public final class MutexScripts {
      * does, and reserves the freed key for the woken waiter for {@code reservation}
      * ({@code lib_handoff.lua}): a single server's release, where the woken waiter then takes the
      * lock before a client that releases and re-acquires at once. A reservation made for
-     * {@code waiter} is passed on to the next waiter.
+     * {@code waiter} is passed on to the next waiter. Nothing is reserved while a semaphore of the
+     * name is in use: its waiters share the waiters key, and never claim a reservation.
      *
      * @return true if the key was the holder's
      */
     public CompletableFuture<Boolean> releaseReserving(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
                                                        String holder, String waiter, Duration reservation) {
-        return release(commands, keys, holder, waiter, millis(reservation));
+        return release(commands, new String[] {keys.lock(), keys.waiters(), keys.permits()}, keys, holder, waiter,
+                millis(reservation));
     }
 
-    private CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
-                                               String holder, String waiter, String reservationMillis) {
-        CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel(),
-                reservationMillis);
+    private CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, String[] scriptKeys,
+                                               LockKeys keys, String holder, String waiter, String reservationMillis) {
+        CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER, scriptKeys,
+                holder, waiter == null ? "" : waiter, keys.channel(), reservationMillis);
         return reply.thenApply(released -> released == 1L);
     }
 
