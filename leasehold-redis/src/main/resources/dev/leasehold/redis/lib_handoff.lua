@@ -2,8 +2,8 @@
 -- so a client that releases and re-acquires at once cannot beat the woken waiter to the key (it
 -- would win that race nearly every time, and the woken waiter, whose failed attempt renews its
 -- registration, would go to the back of the wake order). Shared by release.lua (which reserves),
--- acquire.lua and read_acquire.lua (which claim), break.lua and lib_snapshot.lua (which read);
--- they include it after lib_members.lua with
+-- acquire.lua and read_acquire.lua (which claim), break.lua, lib_snapshot.lua, leader_read.lua and
+-- leader_publish.lua (which read); they include it after lib_members.lua with
 --   -- #include lib_handoff.lua
 --
 -- A reservation is the lock key set to HANDOFF_PREFIX .. waiter id, with a short PX: no holder id
@@ -16,6 +16,12 @@ local HANDOFF_PREFIX = '~'
 -- Whether lock key value `value` (a string, or nil/false) is a reservation.
 local function handoff_is_reservation(value)
   return type(value) == 'string' and string.sub(value, 1, 1) == HANDOFF_PREFIX
+end
+
+-- Whether lock key `lock` holds a lease: it exists (of any type: another program's value counts)
+-- and is no reservation.
+local function handoff_is_held(lock)
+  return redis.call('exists', lock) == 1 and not handoff_is_reservation(redis.pcall('get', lock))
 end
 
 -- After the lock key `lock` was freed: reserves it for `reservation` ms for the live registered

@@ -1,11 +1,13 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.DistributedLock;
+import dev.leasehold.LeaderInfo;
 import dev.leasehold.Lease;
 import dev.leasehold.engine.HolderIds;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
+import dev.leasehold.spi.LeaderRecords;
 import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -153,6 +156,27 @@ class MutexHandoffTest {
                 new String[] {keys.lock(), keys.fence(), keys.broken(), keys.readers(), keys.permits()},
                 "admin@host", "test", "60000", "60000", keys.channel()).join();
         assertThat(reply).containsExactly(0L);
+    }
+
+    /**
+     * A released term no longer holds the lock while the key is reserved for the next candidate:
+     * its leader record reads as nobody leading, and a late refresh of it writes nothing, as when
+     * the key is simply gone (RedisLeaderRecordsTest). They read the key as taken before.
+     */
+    @Test
+    void aReservedKeyIsNoTermOfTheLeaderWhoReleasedIt() {
+        try (RedisLockClient locks = RedisLocks.connect(server.get().uri())) {
+            LeaderRecords records = locks.leaderRecords();
+            LeaderInfo term = new LeaderInfo("a", token(acquire("holder-a", "holder-a")), Optional.empty());
+            acquire("holder-b", "holder-b");
+            assertThat(records.publish(keys.lock(), term, Duration.ofSeconds(10)).join()).isTrue();
+
+            assertThat(release("holder-a", "", RESERVATION_MILLIS)).isEqualTo(1L);
+            assertThat(server.get().command("GET", keys.lock())).isEqualTo("~holder-b");
+            assertThat(records.read(keys.lock()).join()).as("the released term's record").isEmpty();
+            assertThat(records.publish(keys.lock(), term, Duration.ofSeconds(10)).join())
+                    .as("a late refresh of the released term").isFalse();
+        }
     }
 
     /**
