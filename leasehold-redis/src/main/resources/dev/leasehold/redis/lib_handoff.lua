@@ -12,10 +12,13 @@
 -- carries no token: nobody holds the lock while it lasts.
 
 local HANDOFF_PREFIX = '~'
+-- The shape of a holder (and waiter) id: HolderIds' 22 URL-safe base64 characters, ':', a base-36 counter.
+local HANDOFF_HOLDER_SHAPE = string.rep('[%w_%-]', 22) .. ':[%da-z]+'
 
--- Whether lock key value `value` (a string, or nil/false) is a reservation.
+-- Whether lock key value `value` (a string, or nil/false) is a reservation: the prefix and a
+-- waiter id. Another program's value that merely starts with the prefix is that program's lock.
 local function handoff_is_reservation(value)
-  return type(value) == 'string' and string.sub(value, 1, 1) == HANDOFF_PREFIX
+  return type(value) == 'string' and string.match(value, '^' .. HANDOFF_PREFIX .. HANDOFF_HOLDER_SHAPE .. '$') ~= nil
 end
 
 -- Whether lock key `lock` holds a lease: it exists (of any type: another program's value counts)
