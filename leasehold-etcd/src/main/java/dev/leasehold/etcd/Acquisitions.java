@@ -1,5 +1,6 @@
 package dev.leasehold.etcd;
 
+import dev.leasehold.engine.Futures;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import dev.leasehold.etcd.internal.QueueKeys;
 import io.etcd.jetcd.ByteSequence;
@@ -144,7 +145,7 @@ final class Acquisitions {
                 return CompletableFuture.completedFuture(result);
             }
             if (!EtcdErrors.isLeaseNotFound(error)) {
-                return CompletableFuture.<T>failedFuture(EtcdErrors.unwrap(error));
+                return CompletableFuture.<T>failedFuture(Futures.unwrap(error));
             }
             sessions.gone(acquisition.session(), acquisition.lost());
             CompletableFuture<Acquisition> again = place(queue, tag, ttl, true);
@@ -193,7 +194,7 @@ final class Acquisitions {
                 used.thenAccept(discard);
             }
             if (error != null) {
-                throw new CompletionException(EtcdErrors.unwrap(error));
+                throw new CompletionException(Futures.unwrap(error));
             }
             return liveness == Liveness.ALIVE;
         }).thenCompose(isAlive -> {
@@ -299,7 +300,7 @@ final class Acquisitions {
                         rejoin(acquisition);
                         slot.reopen();
                         slots.putIfAbsent(holder, slot);
-                        throw new CompletionException(EtcdErrors.unwrap(error));
+                        throw new CompletionException(Futures.unwrap(error));
                     });
                 });
     }
@@ -412,13 +413,13 @@ final class Acquisitions {
             if (EtcdErrors.isLeaseNotFound(error)) {
                 return CompletableFuture.completedFuture(Liveness.LEASE_GONE);
             }
-            if (Status.fromThrowable(EtcdErrors.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
+            if (Status.fromThrowable(Futures.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
                     && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_RETRY_MILLIS) - giveUpAtNanos < 0) {
                 return CompletableFuture.supplyAsync(() -> null,
                                 CompletableFuture.delayedExecutor(KEEP_ALIVE_RETRY_MILLIS, TimeUnit.MILLISECONDS))
                         .thenCompose(ignored -> keepAlive(acquisition, keyToo, giveUpAtNanos));
             }
-            return CompletableFuture.<Liveness>failedFuture(EtcdErrors.unwrap(error));
+            return CompletableFuture.<Liveness>failedFuture(Futures.unwrap(error));
         }).thenCompose(answer -> answer);
     }
 
