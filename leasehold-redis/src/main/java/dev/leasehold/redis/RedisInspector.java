@@ -210,8 +210,8 @@ final class RedisInspector implements Inspector {
         return held;
     }
 
-    /** The keys of lib_snapshot.lua, in its order. */
-    private static String[] snapshotKeys(LockKeys keys) {
+    /** The keys of lib_snapshot.lua, in its order: what inspect.lua (and each name's part of list.lua) reads. */
+    static String[] snapshotKeys(LockKeys keys) {
         return new String[] {keys.lock(), keys.fence(), keys.waiters(), keys.readers(), keys.writers(),
                 keys.permits(), keys.queue(), keys.queueInfo()};
     }
