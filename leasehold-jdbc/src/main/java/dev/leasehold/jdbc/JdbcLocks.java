@@ -4,6 +4,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.engine.EngineBuilder;
 import dev.leasehold.engine.LeaseEngine;
+import dev.leasehold.spi.Args;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -140,10 +141,7 @@ public final class JdbcLocks {
          * @throws IllegalArgumentException if outside [1, 256]
          */
         public Builder threads(int threads) {
-            if (threads < 1 || threads > 256) {
-                throw new IllegalArgumentException("threads must be between 1 and 256, got " + threads);
-            }
-            this.threads = threads;
+            this.threads = Args.within("threads", threads, 1, 256);
             return this;
         }
 

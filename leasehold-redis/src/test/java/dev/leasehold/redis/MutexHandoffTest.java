@@ -4,18 +4,12 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.LeaderInfo;
 import dev.leasehold.Lease;
 import dev.leasehold.engine.HolderIds;
-import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
 import dev.leasehold.spi.LeaderRecords;
-import dev.leasehold.testkit.junit.TestServer;
-import io.lettuce.core.RedisClient;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,34 +32,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MutexHandoffTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     private static final RedisScript ACQUIRE = RedisScript.load("acquire.lua");
     private static final RedisScript RELEASE = RedisScript.load("release.lua");
     private static final RedisScript READ_ACQUIRE = RedisScript.load("read_acquire.lua");
     private static final String RESERVATION_MILLIS = "5000";
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("handoff:lock");
-
-    @BeforeAll
-    static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
-    @BeforeEach
-    void flush() {
-        server.get().command("FLUSHALL");
-    }
 
     @Test
     void aReleaseReservesTheKeyForTheOldestWaiterWhoTakesItBeforeTheReleaser() {
@@ -289,11 +263,10 @@ class MutexHandoffTest {
                 "30000", holder).join();
     }
 
-    /** inspect.lua over the name's eight keys, in lib_snapshot.lua's order. */
+    /** inspect.lua over the name's keys, as the inspector calls it. */
     private List<Object> inspect() {
-        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, new String[] {keys.lock(),
-                keys.fence(), keys.waiters(), keys.readers(), keys.writers(), keys.permits(), keys.queue(),
-                keys.queueInfo()}).join();
+        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, RedisInspector.snapshotKeys(keys))
+                .join();
     }
 
     private static long token(List<Object> granted) {
