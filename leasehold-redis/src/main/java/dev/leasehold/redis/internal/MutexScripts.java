@@ -23,15 +23,18 @@ public final class MutexScripts {
     private final RedisScript renew;
     private final RedisScript releaseHolding;
 
-    /** The scripts publishing with plain {@code PUBLISH}. */
+    /** The scripts of one server: plain {@code PUBLISH}, a woken waiter addressed on its client's channel. */
     public MutexScripts() {
-        this(false);
+        this(false, true);
     }
 
-    /** @param sharded publish with {@code SPUBLISH} (see {@link RedisScript#withShardedPublish()}) */
-    public MutexScripts(boolean sharded) {
+    /**
+     * @param sharded        publish with {@code SPUBLISH} (see {@link RedisScript#withShardedPublish()})
+     * @param clientChannels wake one waiter on its client's channel (see {@link RedisDeployment#clientChannels()})
+     */
+    public MutexScripts(boolean sharded, boolean clientChannels) {
         this.acquire = RedisScript.load("acquire.lua");
-        this.release = sharded ? RedisScript.load("release.lua").withShardedPublish() : RedisScript.load("release.lua");
+        this.release = RedisScript.load("release.lua").forDeployment(sharded, clientChannels);
         this.renew = RedisScript.load("renew.lua");
         this.releaseHolding = RedisScript.load("release_holding.lua");
     }
