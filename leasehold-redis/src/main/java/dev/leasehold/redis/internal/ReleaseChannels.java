@@ -59,9 +59,14 @@ public final class ReleaseChannels implements AutoCloseable {
                 fire();
                 return;
             }
+            wake(parsed.waiter(), parsed.wake());
+        }
+
+        /** Completes the futures {@code waiter} has parked with {@code why}. */
+        void wake(String waiter, Wake why) {
             for (Parked one : parked) {
-                if (one.waiter().equals(parsed.waiter()) && parked.remove(one)) {
-                    one.future().complete(parsed.wake());
+                if (one.waiter().equals(waiter) && parked.remove(one)) {
+                    one.future().complete(why);
                 }
             }
         }
@@ -147,6 +152,17 @@ public final class ReleaseChannels implements AutoCloseable {
             return current;
         });
         return holder[0] == null ? null : new Signal(channelName, holder[0], waiter);
+    }
+
+    /**
+     * Wakes the waiter {@code waiter} parked on {@code channelName}, as a message naming it would:
+     * for a waiter that another waiter's attempt found must attempt itself.
+     */
+    public void wake(String channelName, String waiter) {
+        Channel channel = channels.get(channelName);
+        if (channel != null) {
+            channel.wake(waiter, Wake.RETRY);
+        }
     }
 
     /** Channels this client is subscribed to: in use by a waiter, or lingering. */
