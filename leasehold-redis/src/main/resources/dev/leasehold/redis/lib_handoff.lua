@@ -29,8 +29,8 @@ end
 
 -- After the lock key `lock` was freed: reserves it for `reservation` ms for the live registered
 -- waiter of `waiters` (of type `found`) whose registration is oldest, and wakes that waiter on
--- `channel`. The waiter leaves the registrations, so one that died costs one reservation and
--- never blocks the lock again. Without a registered waiter the key stays free; a waiters key of
+-- its client's channel beside `channel` (lib_wake.lua). The waiter leaves the registrations, so
+-- one that died costs one reservation and never blocks the lock again. Without a registered waiter the key stays free; a waiters key of
 -- another type wakes everyone instead (members_wake_oldest), since who waits is unknown.
 local function handoff_reserve(lock, waiters, found, channel, reservation)
   if found ~= 'zset' then
@@ -42,6 +42,6 @@ local function handoff_reserve(lock, waiters, found, channel, reservation)
   if next then
     redis.call('zrem', waiters, next)
     redis.call('set', lock, HANDOFF_PREFIX .. next, 'PX', reservation)
-    redis.call('publish', channel, next)
+    wake_publish(channel, next, next)
   end
 end

@@ -15,8 +15,8 @@
 -- ARGV[4]  (optional) how long the freed key stays reserved for the woken waiter, ms; absent or
 --          '' for no reservation
 --
--- Publishes the woken waiter's id on the channel, or '*' (wake everyone) when the waiters key
--- holds another type.
+-- Publishes the woken waiter's id on its client's channel (lib_wake.lua), or '*' (wake everyone)
+-- on the channel when the waiters key holds another type.
 --
 -- Returns 1 if the lock was ours and is now free (or reserved for the woken waiter), 0 if it was
 -- not ours (another holder, nobody, a reservation, or a value of another type). Keys of another
