@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
@@ -25,14 +26,19 @@ import java.util.function.Supplier;
  */
 final class PeerBench {
 
-    /** How long each cell runs. */
-    record Settings(int rounds, Duration warmUp, Duration measure, int handoffs, Duration hold) {
+    /**
+     * How long each cell runs. A handoff's holder keeps the lock {@code hold} plus a uniform random part
+     * of {@code holdJitter}: a waiter that polls every {@code p} would otherwise meet every release at the
+     * same point of its period (with a 20 ms hold and a 10 ms poll, right after it), so a jitter of at
+     * least {@code p} spreads the releases over the whole period, as real releases fall.
+     */
+    record Settings(int rounds, Duration warmUp, Duration measure, int handoffs, Duration hold, Duration holdJitter) {
         static Settings full() {
-            return new Settings(3, Duration.ofSeconds(1), Duration.ofSeconds(2), 40, Duration.ofMillis(20));
+            return new Settings(3, Duration.ofSeconds(1), Duration.ofSeconds(2), 40, Duration.ofMillis(20), Duration.ZERO);
         }
 
         static Settings smoke() {
-            return new Settings(1, Duration.ofMillis(100), Duration.ofMillis(300), 5, Duration.ofMillis(20));
+            return new Settings(1, Duration.ofMillis(100), Duration.ofMillis(300), 5, Duration.ofMillis(20), Duration.ZERO);
         }
     }
 
@@ -96,7 +102,8 @@ final class PeerBench {
             peers.forEach(peer -> perPeer.put(peer.label(), new ArrayList<>()));
             rounds.put(workload, perPeer);
         }
-        Settings warmUp = new Settings(1, settings.warmUp(), settings.warmUp(), settings.handoffs(), settings.hold());
+        Settings warmUp = new Settings(1, settings.warmUp(), settings.warmUp(), settings.handoffs(), settings.hold(),
+                settings.holdJitter());
         for (Peer peer : peers) {
             for (Workload workload : Workload.values()) {
                 cell(workload, peer, warmUp, warmUp.warmUp());
@@ -163,7 +170,7 @@ final class PeerBench {
             case UNCONTENDED_1 -> uncontended(peer, 1, length);
             case UNCONTENDED_16 -> uncontended(peer, 16, length);
             case CONTENDED_8 -> contended(peer, 8, length);
-            case HANDOFF -> handoff(peer, settings.handoffs(), settings.hold());
+            case HANDOFF -> handoff(peer, settings.handoffs(), settings.hold(), settings.holdJitter());
         };
     }
 
@@ -236,10 +243,10 @@ final class PeerBench {
     }
 
     /**
-     * Two clients: the holder keeps the lock for {@code hold} so the waiter's acquire is in flight,
-     * then releases; the latency runs from the release call to the waiter's grant.
+     * Two clients: the holder keeps the lock for {@code hold} (plus up to {@code jitter}) so the
+     * waiter's acquire is in flight, then releases; the latency runs from the release call to the waiter's grant.
      */
-    private static Cell handoff(Peer peer, int handoffs, Duration hold) throws Exception {
+    private static Cell handoff(Peer peer, int handoffs, Duration hold, Duration jitter) throws Exception {
         Histogram latency = new Histogram(3);
         CriticalSection section = new CriticalSection();
         ExecutorService waiterThread = Executors.newSingleThreadExecutor();
@@ -256,7 +263,7 @@ final class PeerBench {
                     next.release();
                     return at;
                 });
-                Thread.sleep(hold.toMillis());
+                Thread.sleep(hold.toMillis() + (jitter.isZero() ? 0 : ThreadLocalRandom.current().nextLong(jitter.toMillis())));
                 long released = System.nanoTime();
                 held.release();
                 latency.recordValue(Math.max(0, granted.get() - released));

@@ -65,10 +65,15 @@ public final class PostgresBench {
         parsed.publish(markdown(result, settings, Duration.between(started, Instant.now())));
     }
 
-    /** PeerBench's full settings with 5 rounds instead of 3: a PostgreSQL cell is cheap to repeat. */
+    /**
+     * PeerBench's full settings with 5 rounds instead of 3 (a PostgreSQL cell is cheap to repeat), and
+     * a handoff hold that varies by up to the longest poll (Spring Integration's), so that no polling
+     * peer meets the releases at one point of its poll.
+     */
     static Settings full() {
         Settings full = Settings.full();
-        return new Settings(5, full.warmUp(), full.measure(), full.handoffs(), full.hold());
+        return new Settings(5, full.warmUp(), full.measure(), full.handoffs(), full.hold(),
+                SpringJdbcLockAdapter.IDLE_BETWEEN_TRIES);
     }
 
     /** Starts a PostgreSQL server, measures the three peers on it, counts their statements, stops it. */
@@ -157,7 +162,9 @@ public final class PostgresBench {
                 .append("(a job that finds its lock taken skips its run), so its contended and handoff cells retry ")
                 .append("`lock()` every ").append(ShedLockJdbcAdapter.RETRY.toMillis()).append(" ms: they measure ")
                 .append("that poll, which an application would have to write, not a feature of ShedLock. Neither ")
-                .append("peer issues a fencing token.\n")
+                .append("peer issues a fencing token. A handoff's holder keeps the lock ").append(settings.hold().toMillis())
+                .append(" ms plus a uniform random 0-").append(settings.holdJitter().toMillis())
+                .append(" ms, so the releases fall anywhere in a poller's period.\n")
                 .append(PeerBench.markdown(result.table(), result.ratios()))
                 .append("\nStatements the server ran (its log with `log_statement = 'all'`, switched on after the ")
                 .append("timed rounds; `BEGIN` and `COMMIT` count as statements):\n\n")

@@ -102,14 +102,17 @@ final class StatementCensus implements AutoCloseable {
         return "leasehold-census-" + MARKERS.incrementAndGet();
     }
 
-    /** The statements logged after the line holding {@code begin} and before the one holding {@code end}, by first keyword. */
+    /**
+     * The statements logged after the line holding {@code begin} and before the one holding {@code end}
+     * (each quoted, as the marker statements hold them), by first keyword.
+     */
     static SortedMap<String, Long> between(String log, String begin, String end) {
         SortedMap<String, Long> kinds = new TreeMap<>();
         boolean inside = false;
         for (String line : log.split("\n")) {
-            if (line.contains(begin)) {
+            if (line.contains("'" + begin + "'")) {
                 inside = true;
-            } else if (line.contains(end)) {
+            } else if (line.contains("'" + end + "'")) {
                 return kinds;
             } else if (inside) {
                 Matcher logged = LOGGED.matcher(line);
