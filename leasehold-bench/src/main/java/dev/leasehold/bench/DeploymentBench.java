@@ -109,7 +109,7 @@ public final class DeploymentBench {
         Map<String, Double> perPair = new LinkedHashMap<>();
         for (Peer peer : peers) {
             masters.forEach(RedisStats::reset);
-            try (LockAdapter adapter = peer.open().get()) {
+            try (LockAdapter adapter = peer.open().apply(1)) {
                 for (int i = 0; i < CENSUS; i++) {
                     adapter.lock("census-" + i).acquire().release();
                 }
