@@ -94,7 +94,7 @@ record Machine(int cpus, String cpuModel, String memory, String jdk, String os, 
      * root), noting uncommitted changes in the measured modules: the jar is built from the working
      * tree, so the commit alone may not be what was measured.
      */
-    private static String gitRevision() {
+    static String gitRevision() {
         String head = git("rev-parse", "--short", "HEAD");
         if (head.isEmpty()) {
             return "unknown (not run inside the Git repository)";

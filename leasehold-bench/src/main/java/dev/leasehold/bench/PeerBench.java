@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,16 +51,31 @@ final class PeerBench {
         }
     }
 
-    /** One measurement: operations per second (0 for handoff) and latency percentiles in microseconds. */
-    record Cell(double opsPerSecond, double p50Micros, double p99Micros) {
+    /**
+     * One measurement: operations per second (0 for handoff), latency percentiles in microseconds,
+     * and the latencies themselves (of a whole lock+release, or of a handoff) in nanoseconds.
+     */
+    record Cell(double opsPerSecond, double p50Micros, double p99Micros, Histogram latencyNanos) {
     }
 
     /** One lock implementation, opened afresh (one client per call) by every workload. */
     record Peer(String label, Supplier<LockAdapter> open) {
     }
 
-    /** A backend's peers and the median cell of each workload per peer. */
-    record Table(String store, List<String> peers, Map<Workload, Map<String, Cell>> cells) {
+    /**
+     * A backend's peers and their cells.
+     *
+     * @param cells  per workload and peer, the median of the rounds' figures, with the latencies
+     *               of all rounds pooled
+     * @param rounds per workload and peer, every round's cell, in round order
+     */
+    record Table(String store, List<String> peers, Map<Workload, Map<String, Cell>> cells,
+                 Map<Workload, Map<String, List<Cell>>> rounds) {
+
+        /** The store's first word in lower case, for file names: "zookeeper", "sentinel". */
+        String slug() {
+            return store.split("[^A-Za-z0-9]+")[0].toLowerCase(Locale.ROOT);
+        }
     }
 
     /** A column of the table: {@code numerator}'s figure over {@code denominator}'s, both peer labels. */
@@ -102,7 +118,7 @@ final class PeerBench {
             perPeer.forEach((peer, list) -> cells.put(peer, median(list)));
             medians.put(workload, cells);
         });
-        return new Table(store, peers.stream().map(Peer::label).toList(), medians);
+        return new Table(store, peers.stream().map(Peer::label).toList(), medians, rounds);
     }
 
     private static Cell cell(Workload workload, Peer peer, Settings settings, Duration length) throws Exception {
@@ -191,7 +207,8 @@ final class PeerBench {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             sections.forEach((name, section) -> section.verify(acquisitions.get(name)[0]));
-            return new Cell(ops / seconds, latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3);
+            return new Cell(ops / seconds, latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
+                    latency);
         } finally {
             pool.shutdownNow();
         }
@@ -224,16 +241,19 @@ final class PeerBench {
                 latency.recordValue(Math.max(0, granted.get() - released));
             }
             section.verify(2L * handoffs);
-            return new Cell(0, latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3);
+            return new Cell(0, latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3, latency);
         } finally {
             waiterThread.shutdownNow();
         }
     }
 
+    /** The medians of the rounds' figures, and their latencies pooled. */
     private static Cell median(List<Cell> cells) {
+        Histogram pooled = new Histogram(3);
+        cells.forEach(cell -> pooled.add(cell.latencyNanos()));
         return new Cell(median(cells.stream().mapToDouble(Cell::opsPerSecond).toArray()),
                 median(cells.stream().mapToDouble(Cell::p50Micros).toArray()),
-                median(cells.stream().mapToDouble(Cell::p99Micros).toArray()));
+                median(cells.stream().mapToDouble(Cell::p99Micros).toArray()), pooled);
     }
 
     private static double median(double[] values) {
