@@ -31,12 +31,11 @@ record LinearScale(double low, double high, List<Tick> ticks) implements Scale {
         double step = step((high - low) / INTERVALS);
         long first = (long) Math.floor(low / step + 1e-9);
         long last = (long) Math.ceil(high / step - 1e-9);
-        List<Tick> ticks = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
         for (long i = first; i <= last; i++) {
-            double value = i * step;
-            ticks.add(new Tick(value, TickLabels.number(value)));
+            values.add(i * step);
         }
-        return new LinearScale(first * step, last * step, ticks);
+        return new LinearScale(first * step, last * step, TickLabels.linear(values));
     }
 
     /**
@@ -47,8 +46,7 @@ record LinearScale(double low, double high, List<Tick> ticks) implements Scale {
         double min = values.first();
         double max = values.last();
         double pad = min == max ? Math.max(Math.abs(min), 1) : (max - min) * 0.06;
-        List<Tick> ticks = values.stream().map(value -> new Tick(value, TickLabels.number(value))).toList();
-        return new LinearScale(min - pad, max + pad, ticks);
+        return new LinearScale(min - pad, max + pad, TickLabels.linear(List.copyOf(values)));
     }
 
     /** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least {@code raw}. */

@@ -121,6 +121,13 @@ class ScaleTest {
     }
 
     @Test
+    void aLinearAxisLabelsEveryTickInOneUnit() {
+        assertThat(labels(LinearScale.nice(0, 11_900))).containsExactly("0", "2.5k", "5k", "7.5k", "10k", "12.5k");
+        assertThat(labels(LinearScale.nice(0, 1_300))).containsExactly("0", "500", "1,000", "1,500");
+        assertThat(labels(LinearScale.nice(0, 2_400_000))).containsExactly("0", "0.5M", "1M", "1.5M", "2M", "2.5M");
+    }
+
+    @Test
     void tickLabelsAreShortAndFreeOfFloatNoise() {
         assertThat(TickLabels.number(0.1 + 0.2)).isEqualTo("0.3");
         assertThat(TickLabels.number(12.5)).isEqualTo("12.5");
