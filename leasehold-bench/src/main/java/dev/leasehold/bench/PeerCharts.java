@@ -27,6 +27,8 @@ final class PeerCharts {
     /** The uncontended rows and their thread counts. */
     private static final Map<Workload, Integer> THREADS = Map.of(Workload.UNCONTENDED_1, 1, Workload.UNCONTENDED_16, 16);
     private static final Axis THROUGHPUT = Axis.linear("throughput", "lock + release per second");
+    /** How a chart's note gives the time, to the minute, in UTC. */
+    static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'");
 
     private PeerCharts() {
     }
@@ -49,7 +51,7 @@ final class PeerCharts {
      */
     static String provenance() {
         return "Leasehold " + Machine.gitRevision() + ", "
-                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")) + " UTC, "
+                + ZonedDateTime.now(ZoneOffset.UTC).format(MINUTE) + ", "
                 + MachineLoad.now() + " at the end";
     }
 

@@ -7,6 +7,8 @@ import dev.leasehold.bench.chart.LineChart;
 import dev.leasehold.bench.chart.Point;
 import dev.leasehold.bench.chart.Titles;
 
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,9 +22,10 @@ import java.util.Map;
 final class ResultsCharts {
 
     static final String UNCONTENDED = "uncontended";
+    static final String FAMILY = "family";
+
     /** Keeps a figure and its unit on one line of a wrapped note. */
     private static final String NO_BREAK = "\u00a0";
-    static final String FAMILY = "family";
 
     static final Axis THREADS = Axis.log("threads", "");
     static final Axis THROUGHPUT = Axis.linear("throughput", "acquire + release per second");
@@ -49,8 +52,9 @@ final class ResultsCharts {
                     "Handoff latency distribution, " + pairing.label, () -> DistributionChart.svg(
                     new Titles("Handoff latency, " + pairing.label, provenance + "; from the holder's release call to "
                             + "the blocked waiter's return, " + settings.rounds() * settings.handoffsPerRound()
-                            + " handoffs per contender (" + settings.rounds() + " rounds pooled)"),
-                    HANDOFF, distributions(cells)))));
+                            + " handoffs per contender (" + settings.rounds() + " rounds pooled); in brackets, the "
+                            + "Redis commands a handoff sent (a spinning waiter is fast, and costly)"),
+                    HANDOFF, distributions(cells, results.handoff().probes().get(pairing))))));
         }
         return charts;
     }
@@ -64,7 +68,7 @@ final class ResultsCharts {
     static String provenance(BenchResults results) {
         Machine machine = results.machine();
         BenchResults.Conditions conditions = results.conditions();
-        String date = machine.date().length() >= 16 ? machine.date().substring(0, 16).replace('T', ' ') : machine.date();
+        String date = ZonedDateTime.parse(machine.date()).withZoneSameInstant(ZoneOffset.UTC).format(PeerCharts.MINUTE);
         return "Leasehold " + machine.revision() + ", " + date + ", " + machine.cpus() + " CPUs, 1-minute load "
                 + Fmt.two(conditions.loadBefore()) + " before and " + Fmt.two(conditions.loadAfter())
                 + " after (the run adds about 2), other processes " + Fmt.one(conditions.otherCpuPercent())
@@ -88,9 +92,16 @@ final class ResultsCharts {
         return points;
     }
 
-    private static List<Distribution> distributions(Map<Contender, HandoffWorkload.Cell> cells) {
+    /** Each contender's distribution, labelled with the commands one of its handoffs sent when it was probed. */
+    private static List<Distribution> distributions(Map<Contender, HandoffWorkload.Cell> cells,
+                                                    Map<Contender, CommandProbe.Counted> probes) {
         List<Distribution> distributions = new ArrayList<>();
-        cells.forEach((contender, cell) -> distributions.add(LatencyDistribution.of(contender.label(), cell.latencyNanos())));
+        cells.forEach((contender, cell) -> {
+            CommandProbe.Counted probe = probes == null ? null : probes.get(contender);
+            String label = probe == null ? contender.label()
+                    : contender.label() + " (" + Fmt.one(probe.perOperation()) + " commands)";
+            distributions.add(LatencyDistribution.of(label, cell.latencyNanos()));
+        });
         return distributions;
     }
 }
