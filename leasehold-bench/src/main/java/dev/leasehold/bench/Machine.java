@@ -110,6 +110,11 @@ record Machine(int cpus, String cpuModel, String memory, String jdk, String os, 
                 : head + " with uncommitted changes in " + String.join(", ", measured);
     }
 
+    /** {@link #revision} over the modules the Redis benchmarks measure. */
+    static String gitRevision() {
+        return revision(MEASURED);
+    }
+
     private static String git(String... args) {
         List<String> command = new ArrayList<>(List.of("git"));
         command.addAll(List.of(args));

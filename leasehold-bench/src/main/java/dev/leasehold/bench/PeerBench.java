@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,10 +61,11 @@ final class PeerBench {
      * One measurement: operations per second (0 for handoff) and latency percentiles in microseconds:
      * of a whole lock+release, and of the acquire alone (call to return: the wait). {@code fairness}
      * is the fewest operations any thread made against the mean (1 for handoff); {@code operations}
-     * counts the lock+release pairs (handoffs: both sides' acquisitions) the cell made.
+     * counts the lock+release pairs (handoffs: both sides' acquisitions) the cell made;
+     * {@code latencyNanos} holds the latencies themselves (of a whole lock+release, or of a handoff).
      */
     record Cell(double opsPerSecond, double p50Micros, double p99Micros, double p99WaitMicros, double fairness,
-                long operations) {
+                long operations, Histogram latencyNanos) {
     }
 
     /**
@@ -78,8 +80,20 @@ final class PeerBench {
         }
     }
 
-    /** A backend's peers and the median cell of each workload per peer. */
-    record Table(String store, List<String> peers, Map<Workload, Map<String, Cell>> cells) {
+    /**
+     * A backend's peers and their cells.
+     *
+     * @param cells  per workload and peer, the median of the rounds' figures, with the latencies
+     *               of all rounds pooled
+     * @param rounds per workload and peer, every round's cell, in round order
+     */
+    record Table(String store, List<String> peers, Map<Workload, Map<String, Cell>> cells,
+                 Map<Workload, Map<String, List<Cell>>> rounds) {
+
+        /** The store's first word in lower case, for file names: "zookeeper", "sentinel". */
+        String slug() {
+            return store.split("[^A-Za-z0-9]+")[0].toLowerCase(Locale.ROOT);
+        }
     }
 
     /** A column of the table: {@code numerator}'s figure over {@code denominator}'s, both peer labels. */
@@ -123,7 +137,7 @@ final class PeerBench {
             perPeer.forEach((peer, list) -> cells.put(peer, median(list)));
             medians.put(workload, cells);
         });
-        return new Table(store, peers.stream().map(Peer::label).toList(), medians);
+        return new Table(store, peers.stream().map(Peer::label).toList(), medians, rounds);
     }
 
     /** {@code threads} threads on one new client, each locking and releasing a name of its own. */
@@ -236,7 +250,8 @@ final class PeerBench {
             double seconds = (System.nanoTime() - start) / 1e9;
             sections.forEach((name, section) -> section.verify(acquisitions.get(name)[0]));
             return new Cell(ops / seconds, latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
-                    waits.getValueAtPercentile(99) / 1e3, ops == 0 ? 0 : fewest / ((double) ops / threads), ops);
+                    waits.getValueAtPercentile(99) / 1e3, ops == 0 ? 0 : fewest / ((double) ops / threads), ops,
+                    latency);
         } finally {
             pool.shutdownNow();
         }
@@ -270,20 +285,22 @@ final class PeerBench {
             }
             section.verify(2L * handoffs);
             double p99 = latency.getValueAtPercentile(99) / 1e3;
-            return new Cell(0, latency.getValueAtPercentile(50) / 1e3, p99, p99, 1, 2L * handoffs);
+            return new Cell(0, latency.getValueAtPercentile(50) / 1e3, p99, p99, 1, 2L * handoffs, latency);
         } finally {
             waiterThread.shutdownNow();
         }
     }
 
-    /** Each figure's median over the rounds (so one cell's figures may come from different rounds). */
+    /** Each figure's median over the rounds (so one cell's figures may come from different rounds), and their latencies pooled. */
     private static Cell median(List<Cell> cells) {
+        Histogram pooled = new Histogram(3);
+        cells.forEach(cell -> pooled.add(cell.latencyNanos()));
         return new Cell(median(cells.stream().mapToDouble(Cell::opsPerSecond).toArray()),
                 median(cells.stream().mapToDouble(Cell::p50Micros).toArray()),
                 median(cells.stream().mapToDouble(Cell::p99Micros).toArray()),
                 median(cells.stream().mapToDouble(Cell::p99WaitMicros).toArray()),
                 median(cells.stream().mapToDouble(Cell::fairness).toArray()),
-                Math.round(median(cells.stream().mapToDouble(Cell::operations).toArray())));
+                Math.round(median(cells.stream().mapToDouble(Cell::operations).toArray())), pooled);
     }
 
     private static double median(double[] values) {
