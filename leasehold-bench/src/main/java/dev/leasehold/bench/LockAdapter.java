@@ -37,6 +37,34 @@ public interface LockAdapter extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * This adapter, whose {@link #close()} also closes {@code resource} after the client (e.g. the
+     * connection pool the client was given, which the client does not own).
+     */
+    default LockAdapter closing(AutoCloseable resource) {
+        LockAdapter client = this;
+        return new LockAdapter() {
+            @Override
+            public String label() {
+                return client.label();
+            }
+
+            @Override
+            public Handle lock(String name) {
+                return client.lock(name);
+            }
+
+            @Override
+            public void close() {
+                try (resource) {
+                    client.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not close " + resource, e);
+                }
+            }
+        };
+    }
+
     /** One named lock. */
     interface Handle {
 

@@ -86,6 +86,7 @@ public final class LeaseEngine implements AutoCloseable {
     /** In registration order, so close() can tell what it already waits for. */
     private final Queue<CompletableFuture<Void>> closingWork = new ConcurrentLinkedQueue<>();
     private final WaitQueues queues = new WaitQueues();
+    private final RecheckGroups rechecks = new RecheckGroups(scheduler);
     private final JavaLockViews javaLockViews = new JavaLockViews();
     private final HolderIds holderIds = new HolderIds();
     private volatile boolean closed;
@@ -281,6 +282,10 @@ public final class LeaseEngine implements AutoCloseable {
 
     WaitPolicy waitPolicy() {
         return waitPolicy;
+    }
+
+    RecheckGroups rechecks() {
+        return rechecks;
     }
 
     Executor callbackExecutor() {
