@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A service that locks a million distinct names a day (one per order, per job run) must not grow
  * with them: once a name's lease is released, the client keeps nothing of it and the server keeps
  * only the name's fence key, until the fence retention passes. Checked for every kind, for the
- * {@code asJavaLock()} view and for a name two clients waited on: every lock object, lease and lock
+ * {@code asJavaLock()} view and for names two clients waited on (mutex and fair lock): every lock object, lease and lock
  * name string the client was given or made is collectable after the release (a weak reference to
  * each is cleared by a collection, so no map, timer or subscription of the client still reaches it),
  * the client's own counters are back to zero, and no key of those names is left on the server once
@@ -82,7 +82,9 @@ class FreshNamesLeaveNothingTest {
             lockEach(client, "fresh:permit:", name -> client.lockOf(LockKind.permits(2), name, options));
             lockEachView(client, options);
             for (int i = 0; i < NAMES_PER_KIND / 4; i++) {
-                waitedOn(client, other, "fresh:waited:" + i, options);
+                waitedOn(client.lock("fresh:waited:" + i, options), other.lock("fresh:waited:" + i, options));
+                waitedOn(client.fairLock("fresh:fair-waited:" + i, options),
+                        other.fairLock("fresh:fair-waited:" + i, options));
             }
 
             assertThat(eventuallyReachable()).as("objects of released names the client still reaches").isEmpty();
@@ -117,14 +119,16 @@ class FreshNamesLeaveNothingTest {
         }
     }
 
-    /** One client holds the name while the other waits on it (subscribed, registered), then takes it. */
-    private void waitedOn(RedisLockClient holder, RedisLockClient waiter, String name, LockOptions options)
-            throws Exception {
-        DistributedLock held = holder.lock(name, options);
+    /**
+     * One client holds the name while the other waits on it (subscribed, registered: the mutex's
+     * waiters set, the fair lock's queue), then takes it.
+     */
+    private void waitedOn(DistributedLock held, DistributedLock waiting) throws Exception {
         Lease first = held.acquire(Duration.ofSeconds(5));
-        DistributedLock waiting = waiter.lock(name, options);
         CompletableFuture<Lease> second = waiting.acquireAsync(Duration.ofSeconds(10));
-        ServerProbe.awaitWaiters(server, "{" + name + "}:waiters", 1);
+        String prefix = "{" + held.name() + "}";
+        eventually(() -> (Long) server.command("ZCARD", prefix + ":waiters") + (Long) server.command("ZCARD",
+                prefix + ":queue") > 0, "the second client waits on the server");
         first.release();
         Lease next = second.get(10, TimeUnit.SECONDS);
         next.release();
