@@ -304,11 +304,14 @@ final class AcquireOperation {
         trace.granted();
         // The lease takes over this operation's place in the local queue (the next local operation
         // goes when the lease ends), and keeps nothing of this operation: it may be held for hours.
+        // The place changes hands only once the lease is registered, so a closing client finds
+        // either this operation or the lease.
         WaitQueues queues = engine.queues();
         WaitQueues.Key key = lock.queueKey();
-        Object place = queues.hold(key, this);
+        WaitQueues.Holding place = new WaitQueues.Holding();
         ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace,
                 ended -> queues.leave(key, place));
+        queues.hold(key, this, place);
         if (lossSignal != null) {
             lossSignal.whenComplete((reason, error) -> lease.markLost(LossReason.BACKEND, reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));

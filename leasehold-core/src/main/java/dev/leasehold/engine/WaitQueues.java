@@ -35,8 +35,13 @@ final class WaitQueues {
     record Key(LockProtocol protocol, String name) {
     }
 
-    /** The place of a granted operation, held by its lease until the lease ends. */
-    private static final class Holding {
+    /**
+     * The place of a granted operation, held by its lease until the lease ends. Made before the
+     * lease and put in the operation's place after it ({@link #hold}), so a lease that ended in
+     * between is seen: {@code ended} is guarded by the map's lock for the queue's key.
+     */
+    static final class Holding {
+        private boolean ended;
     }
 
     /** Each queue holds {@link AcquireOperation}s and {@link Holding}s; most hold one entry, so it starts with room for one. */
@@ -56,41 +61,45 @@ final class WaitQueues {
     }
 
     /**
-     * Puts a token in {@code operation}'s place, which its lease then holds: pass the token to
-     * {@link #leave} when the lease ends. Returns null, and changes nothing, if the operation already
-     * left (its clean-up ran): that lease is discarded, and no place is left to hold.
+     * Puts {@code holding} in {@code operation}'s place: its lease passes it to {@link #leave} when
+     * it ends. Call it once the lease is registered with the engine, never before: until then the
+     * operation itself must stay queued, so that a closing client finds the operation or its lease.
+     * If the lease already ended ({@link #leave} got {@code holding} first), the operation just
+     * leaves; if the operation already left (its clean-up ran), nothing changes.
      */
-    Object hold(Key key, AcquireOperation operation) {
-        Object[] token = {null};
+    void hold(Key key, AcquireOperation operation, Holding holding) {
+        boolean[] endedFirst = {false};
         queues.computeIfPresent(key, (k, queue) -> {
-            if (queue.peekFirst() == operation) {
+            if (holding.ended) {
+                endedFirst[0] = true;
+            } else if (queue.peekFirst() == operation) {
                 queue.pollFirst();
-                token[0] = new Holding();
-                queue.addFirst(token[0]);
-            } else if (queue.contains(operation)) {
+                queue.addFirst(holding);
+            } else if (queue.remove(operation)) {
                 // A shared queue's operations all have their turn, so an order among them is no rule.
-                queue.remove(operation);
-                token[0] = new Holding();
-                queue.addLast(token[0]);
+                queue.addLast(holding);
             }
             return queue;
         });
-        return token[0];
+        if (endedFirst[0]) {
+            leave(key, operation);
+        }
     }
 
     /**
-     * Removes {@code entry}, an operation or a {@link #hold} token (idempotent; null is ignored); if
-     * it was an exclusive queue's head, the next operation takes its turn.
+     * Removes {@code entry}, an operation or a {@link Holding} (idempotent); if it was an exclusive
+     * queue's head, the next operation takes its turn. A holding not in its place yet is marked
+     * ended, so {@link #hold} does not put it there.
      */
     void leave(Key key, Object entry) {
-        if (entry == null) {
-            return;
-        }
         boolean shared = key.protocol().admission() == Admission.SHARED;
         AcquireOperation[] next = {null};
         queues.computeIfPresent(key, (k, queue) -> {
             boolean wasHead = queue.peekFirst() == entry;
             if (!queue.remove(entry)) {
+                if (entry instanceof Holding holding) {
+                    holding.ended = true;
+                }
                 return queue;
             }
             // Only the head is ever granted on an exclusive queue, so the next entry waits for its turn.

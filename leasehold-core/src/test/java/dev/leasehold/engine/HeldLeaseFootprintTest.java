@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * not live as long as the lease. Its place at the head of the local queue must, so the client's other
  * acquisitions of the name still wait for the lease to end.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HeldLeaseFootprintTest {
 
     private static final Duration TTL = Duration.ofSeconds(30);
@@ -65,6 +66,44 @@ class HeldLeaseFootprintTest {
         next.release();
         assertThat(engine.queuedAcquisitions("queued")).isZero();
         assertThat(engine.activeLockNames()).isZero();
+    }
+
+    /**
+     * The acquisition leaves the queue only once its lease is registered: close() must find one or the
+     * other, or a grant arriving as the client closes stays held on the server after close() returned
+     * (until its ttl, with the connection closed). Failed at 34a70fb, where the acquisition gave up its
+     * place before its lease was registered.
+     */
+    @Test
+    void aGrantRacingCloseIsReleasedBeforeCloseReturns() throws Exception {
+        for (int round = 0; round < 2_000; round++) {
+            InMemoryLockProtocol backend = new InMemoryLockProtocol();
+            LeaseEngine closing = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1),
+                    Duration.ofMillis(50)), "in-memory");
+            backend.holdReplies();
+            closing.lock("raced", LockOptions.watchdog(TTL), backend).acquireAsync(Duration.ofSeconds(5));
+            while (backend.heldReplies() == 0) {
+                Thread.onSpinWait();
+            }
+            CyclicBarrier start = new CyclicBarrier(2);
+            Thread granting = new Thread(() -> {
+                awaitQuietly(start);
+                backend.resumeReplies();
+            });
+            granting.start();
+            start.await();
+            closing.close();
+            assertThat(backend.holder("raced")).as("round %d: held after close() returned", round).isEmpty();
+            granting.join();
+        }
+    }
+
+    private static void awaitQuietly(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Collects until {@code reference} is cleared, for a few seconds at most. */
