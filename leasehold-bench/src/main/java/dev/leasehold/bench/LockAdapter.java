@@ -55,6 +55,11 @@ public interface LockAdapter extends AutoCloseable {
             }
 
             @Override
+            public Map<String, Long> clientState() {
+                return client.clientState();
+            }
+
+            @Override
             public void close() {
                 try (resource) {
                     client.close();
