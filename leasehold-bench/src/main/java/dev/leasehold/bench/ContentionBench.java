@@ -16,12 +16,14 @@ import java.util.function.Function;
  * {@code RLock}, fair lock against {@code RFairLock}) and the handoff rows ({@link HandoffWorkload},
  * separate clients and two threads of one client, the same four contenders), with more rounds than
  * the full run, the contenders rotated each round and every ratio to the Redisson peer taken round
- * by round. Each Leasehold row is also compared with {@code RLock}, so a fair lock's handoff (which
- * the release script grants directly) can be read against the mutexes'.
+ * by round. Two floors run beside them ({@link RawPubSubAdapter}: a release that hands the lock over,
+ * and one that wakes the waiter to retry, with no other client work), and every handoff row is also
+ * compared with {@code RLock}, so a handoff granted by the release script (the fair lock's, the
+ * direct floor's) can be read against the mutexes', which need the waiter's own round trip.
  *
  * <pre>java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.ContentionBench [--smoke] [--out FILE] [--rounds N]</pre>
  *
- * Defaults: 7 rounds (a 3 s contended window, 200 handoffs per pairing), about 3 minutes on 2 cores;
+ * Defaults: 7 rounds (a 3 s contended window, 200 handoffs per pairing), about 5 minutes on 2 cores;
  * the report goes to {@code leasehold-bench/CONTENTION.md} and the console.
  */
 public final class ContentionBench {
@@ -107,9 +109,9 @@ public final class ContentionBench {
             String revision = Machine.describe(RedisStats.version(server)).revision();
             ForeignCpu foreign = ForeignCpu.start(servers);
             ContendedWorkload.Result contended = new ContendedWorkload(server, settings.contended(), progress,
-                    ContendedWorkload.Clients.CLIENT_PER_THREAD).run(Contender.CLIENT_PER_THREAD);
+                    ContendedWorkload.Clients.CLIENT_PER_THREAD).run(Contender.WITH_PUBSUB_FLOORS);
             HandoffWorkload.Result handoff = new HandoffWorkload(server, settings.handoff(), progress)
-                    .run(Contender.CLIENT_PER_THREAD);
+                    .run(Contender.WITH_PUBSUB_FLOORS);
             return new Result(contended, handoff, revision, loadBefore, MachineLoad.now(), foreign.percent(),
                     (System.nanoTime() - start) / 1e9);
         }
@@ -122,7 +124,10 @@ public final class ContentionBench {
                 .append(String.format(Locale.ROOT, "%.0f s", result.seconds())).append(". Load: ")
                 .append(result.loadBefore()).append(" before, ").append(result.loadAfter()).append(" after; other ")
                 .append("processes used ").append(Fmt.one(result.foreignCpu())).append(" % of the machine meanwhile. ")
-                .append("Ratios are medians of per-round ratios [lowest–highest round].\n\n");
+                .append("Ratios are medians of per-round ratios [lowest–highest round]. The pub/sub floors are "
+                        + "locks with no client work beyond the round trips (no token, no watchdog, no registration "
+                        + "expiry): a release that hands the lock to the oldest waiter and publishes its id, and one "
+                        + "that frees the lock and wakes that waiter to try again; their × peer is against RLock.\n\n");
         contended(result.contended(), settings.contended(), md);
         handoff(result.handoff(), settings.handoff(), md);
         goals(result, md);

@@ -25,7 +25,7 @@ class ContentionBenchSmokeTest {
         ContentionBench.Result result = ContentionBench.run(settings,
                 new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
 
-        Contender[] contenders = Contender.CLIENT_PER_THREAD.toArray(Contender[]::new);
+        Contender[] contenders = Contender.WITH_PUBSUB_FLOORS.toArray(Contender[]::new);
         assertThat(result.contended().failures()).isEmpty();
         assertThat(result.contended().cells()).containsOnlyKeys(contenders);
         for (HandoffWorkload.Pairing pairing : HandoffWorkload.Pairing.values()) {
@@ -37,6 +37,7 @@ class ContentionBenchSmokeTest {
         }
         assertThat(ContentionBench.markdown(result, settings)).contains("one client per thread",
                 "| separate clients | Leasehold |", "| two threads of one client | Redisson RFairLock |",
+                "| pub/sub floor, handed over |", "| pub/sub floor, woken to retry |",
                 "contended p99 wait × RLock", "contended fairness", "contended acquisitions × RLock",
                 "handoff between separate clients, p50 × RLock");
     }
