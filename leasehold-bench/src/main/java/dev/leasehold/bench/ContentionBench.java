@@ -54,13 +54,13 @@ public final class ContentionBench {
      * What a run measured, and under which conditions.
      *
      * @param revision   the measured commit (see {@link Machine})
-     * @param loadBefore the machine's load when the run started
+     * @param loadBefore the machine's 1-minute load average when the run started
      * @param loadAfter  and when it ended
      * @param foreignCpu CPU other processes used meanwhile, % of the machine
      * @param seconds    how long the run took
      */
     record Result(ContendedWorkload.Result contended, HandoffWorkload.Result handoff, String revision,
-                  String loadBefore, String loadAfter, double foreignCpu, double seconds) {
+                  double loadBefore, double loadAfter, double foreignCpu, double seconds) {
     }
 
     private ContentionBench() {
@@ -101,7 +101,7 @@ public final class ContentionBench {
 
     /** Starts one redis-server, measures both rows on it, stops it. */
     static Result run(Settings settings, Progress progress) {
-        String loadBefore = MachineLoad.now();
+        double loadBefore = ProcessCpu.loadAverage();
         long start = System.nanoTime();
         List<RedisServer> servers = new ArrayList<>();
         try (RedisServer server = RedisServer.builder().start()) {
@@ -112,7 +112,7 @@ public final class ContentionBench {
                     ContendedWorkload.Clients.CLIENT_PER_THREAD).run(Contender.WITH_PUBSUB_FLOORS);
             HandoffWorkload.Result handoff = new HandoffWorkload(server, settings.handoff(), progress)
                     .run(Contender.WITH_PUBSUB_FLOORS);
-            return new Result(contended, handoff, revision, loadBefore, MachineLoad.now(), foreign.percent(),
+            return new Result(contended, handoff, revision, loadBefore, ProcessCpu.loadAverage(), foreign.percent(),
                     (System.nanoTime() - start) / 1e9);
         }
     }
@@ -121,9 +121,10 @@ public final class ContentionBench {
     static String markdown(Result result, Settings settings) {
         StringBuilder md = new StringBuilder("# Contention between clients: Leasehold against Redisson\n\n");
         md.append("`ContentionBench`, revision `").append(result.revision()).append("`, ")
-                .append(String.format(Locale.ROOT, "%.0f s", result.seconds())).append(". Load: ")
-                .append(result.loadBefore()).append(" before, ").append(result.loadAfter()).append(" after; other ")
-                .append("processes used ").append(Fmt.one(result.foreignCpu())).append(" % of the machine meanwhile. ")
+                .append(String.format(Locale.ROOT, "%.0f s", result.seconds())).append(". Machine: ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, 1-minute load ")
+                .append(Fmt.two(result.loadBefore())).append(" before and ").append(Fmt.two(result.loadAfter()))
+                .append(" after; other processes used ").append(Fmt.one(result.foreignCpu())).append(" % of the machine meanwhile. ")
                 .append("Ratios are medians of per-round ratios [lowest–highest round]. The pub/sub floors are "
                         + "locks with no client work beyond the round trips (no token, no watchdog, no registration "
                         + "expiry): a release that hands the lock to the oldest waiter and publishes its id, and one "
