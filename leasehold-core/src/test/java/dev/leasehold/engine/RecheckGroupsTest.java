@@ -98,6 +98,12 @@ class RecheckGroupsTest {
         long attemptsSince(int from) {
             return attempts.size() - from;
         }
+
+        /** The attempts from the {@code from}-th on, copied: a live sub-list fails once another attempt is added. */
+        List<AcquireRequest> since(int from) {
+            List<AcquireRequest> all = List.copyOf(attempts);
+            return all.subList(from, all.size());
+        }
     }
 
     private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), RECHECK),
@@ -130,7 +136,7 @@ class RecheckGroupsTest {
         // One group timer, due every 50-100 ms: about 10-20 attempts. One timer per waiter would
         // make 200-400.
         assertThat(protocol.attemptsSince(from)).isBetween(1L, 60L);
-        List<AcquireRequest> rechecks = protocol.attempts.subList(from, protocol.attempts.size());
+        List<AcquireRequest> rechecks = protocol.since(from);
         assertThat(rechecks).allSatisfy(attempt -> assertThat(attempt.covering()).hasSize(19)
                 .doesNotContain(attempt.holder()));
         assertThat(rechecks).extracting(AcquireRequest::holder).as("the first arrival re-checks").containsOnly(
@@ -164,7 +170,7 @@ class RecheckGroupsTest {
         protocol.notify(covered, new Wake.Granted(42, covering.stamp()));
 
         assertThat(coveredLease.get(5, TimeUnit.SECONDS).token()).isEqualTo(42);
-        assertThat(protocol.attempts.subList(before, protocol.attempts.size()))
+        assertThat(protocol.since(before))
                 .as("no attempt of its own").noneMatch(attempt -> attempt.holder().equals(covered));
         coveredLease.join().release();
     }
@@ -181,7 +187,7 @@ class RecheckGroupsTest {
 
         protocol.notify(covered, Wake.RETRY);
 
-        eventually(() -> protocol.attempts.subList(before, protocol.attempts.size()).stream()
+        eventually(() -> protocol.since(before).stream()
                 .anyMatch(attempt -> attempt.holder().equals(covered)), "the woken waiter's own attempt");
     }
 
@@ -196,11 +202,11 @@ class RecheckGroupsTest {
 
         waiting.get(0).cancel(false);
         int from = protocol.attempts.size();
-        eventually(() -> protocol.attempts.subList(from, protocol.attempts.size()).stream()
+        eventually(() -> protocol.since(from).stream()
                 .anyMatch(attempt -> attempt.covering().size() == 1), "the next arrival covers the last one");
         int after = protocol.attempts.size();
         Thread.sleep(300);
-        assertThat(protocol.attempts.subList(after, protocol.attempts.size())).isNotEmpty()
+        assertThat(protocol.since(after)).isNotEmpty()
                 .noneMatch(attempt -> attempt.holder().equals(first) || attempt.covering().contains(first));
 
         waiting.forEach(future -> future.cancel(false));
