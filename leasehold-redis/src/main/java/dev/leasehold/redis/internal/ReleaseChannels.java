@@ -127,7 +127,10 @@ public final class ReleaseChannels implements AutoCloseable {
                     names = new String[] {name, current.own};
                 }
                 String[] both = names;
-                current.subscribed = connection().thenCompose(c -> c.subscribe(both))
+                // Refused (a Redis 7 ACL user allowed the lock's channel only): the lock's channel
+                // alone, where a release addresses a client that does not listen on its own.
+                current.subscribed = connection().thenCompose(c -> c.subscribe(both).exceptionallyCompose(
+                                error -> both.length == 1 ? CompletableFuture.failedFuture(error) : c.subscribe(name)))
                         .thenApply(ignored -> null);
             }
             current.references++;
