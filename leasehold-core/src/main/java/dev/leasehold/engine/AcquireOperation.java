@@ -354,7 +354,9 @@ final class AcquireOperation {
         CompletableFuture<Void> waitEnds = null;
         if (lock.protocol().coversWaiters()) {
             long recheck = engine.waitPolicy().recheckDelayNanos(held.remaining(), Long.MAX_VALUE, lock.options().ttl());
-            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival, recheck);
+            long period = engine.waitPolicy().recheckDelayNanos(null, Long.MAX_VALUE, lock.options().ttl());
+            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival,
+                    recheck, period);
             turn.thenAccept(others -> {
                 covering.set(others);
                 if (!first.complete(Wake.RETRY)) {

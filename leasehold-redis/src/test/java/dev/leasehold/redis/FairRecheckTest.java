@@ -46,7 +46,11 @@ class FairRecheckTest {
     }
 
     private RedisLockClient client() {
-        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(RECHECK).connect();
+        return client(RECHECK);
+    }
+
+    private RedisLockClient client(Duration maxRecheck) {
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(maxRecheck).connect();
         clients.add(client);
         return client;
     }
@@ -109,6 +113,35 @@ class FairRecheckTest {
         for (CompletableFuture<Lease> each : waiting) {
             each.get(30, TimeUnit.SECONDS).release();
         }
+    }
+
+    @Test
+    void aWaiterThatJoinedAsTheHolderWasAboutToExpireDoesNotKeepItsGroupReCheckingThatOften() throws Exception {
+        String name = "fair:stale";
+        LockKeys keys = LockKeys.of(name);
+        // Another program holds the key (SET NX PX, as redis-py's Lock), and another client's
+        // waiter is first in line for a minute: when the key goes, nobody here may take the lock.
+        server.get().command("SET", name, "another program", "PX", "60000");
+        long now = Long.parseLong((String) ((List<?>) server.get().command("TIME")).get(0)) * 1000;
+        server.get().command("ZADD", keys.queue(), "1", "otherClientPrefix:1");
+        server.get().command("HSET", keys.queueInfo(), "otherClientPrefix:1", (now + 60_000) + " 30000 0");
+        RedisLockClient client = client(Duration.ofSeconds(5));
+        waiting.add(client.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 2);
+        // The second waiter's attempt finds the key 300 ms from its end: it asks to re-check then.
+        server.get().command("PEXPIRE", name, "300");
+        waiting.add(client.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 3);
+        Thread.sleep(1_000);
+        assertThat(server.get().command("EXISTS", name)).as("the key is gone").isEqualTo(0L);
+        long before = scriptCalls();
+
+        Thread.sleep(3_000);
+
+        // Re-checks every 2.5-5 s (maxRecheck 5 s): at most 2 attempts. At the 300 ms the second
+        // waiter asked for once, 10.
+        assertThat(scriptCalls() - before).as("attempts in 3 s").isLessThanOrEqualTo(3L);
+        assertThat(waiting).noneMatch(CompletableFuture::isDone);
     }
 
     @Test
