@@ -1,6 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.testkit.junit.TestServer;
@@ -142,6 +143,36 @@ class FairRecheckTest {
         // waiter asked for once, 10.
         assertThat(scriptCalls() - before).as("attempts in 3 s").isLessThanOrEqualTo(3L);
         assertThat(waiting).noneMatch(CompletableFuture::isDone);
+    }
+
+    @Test
+    void coveredWaitersLearnThatTheServerIsUnreachableWhenTheAttemptCoveringThemFails() throws Exception {
+        String name = "fair:frozen";
+        Lease held = client().fairLock(name).acquire(Duration.ZERO);
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofSeconds(1))
+                .operationTimeout(Duration.ofSeconds(1)).connect();
+        clients.add(client);
+        for (int i = 0; i < 20; i++) {
+            waiting.add(client.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture());
+        }
+        ServerProbe.awaitWaiters(server.get(), LockKeys.of(name).queue(), 20);
+        Thread.sleep(1_000);
+        long frozen = System.nanoTime();
+        server.get().pause();
+        try {
+            // Each waiter's own attempt within a re-check period (0.5-1 s) fails after the 1 s
+            // operation timeout. A covered waiter that waited for its own turn in the group would
+            // learn it one period after the one before it: about 15 s for the twentieth.
+            for (CompletableFuture<Lease> each : waiting) {
+                assertThat(each).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                        .withCauseInstanceOf(LockUnavailableException.class);
+            }
+            assertThat((System.nanoTime() - frozen) / 1_000_000).as("ms until the last waiter was told")
+                    .isLessThan(8_000L);
+        } finally {
+            server.get().resume();
+        }
+        held.release();
     }
 
     @Test
