@@ -1,6 +1,7 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The fair lock's waiters of one client re-check together (fair_acquire.lua's covered waiters, the
@@ -173,6 +176,48 @@ class FairRecheckTest {
             server.get().resume();
         }
         held.release();
+    }
+
+    @Test
+    void aCoveredWaiterHandedTheLockBelievesInItNoLongerThanTheServerKeepsTheKey() throws Exception {
+        String name = "fair:deadline";
+        LockKeys keys = LockKeys.of(name);
+        Lease held = client().fairLock(name).acquire(Duration.ZERO);
+        RedisLockClient client = client(Duration.ofSeconds(1));
+        LockOptions twoSeconds = LockOptions.fixedLease(Duration.ofSeconds(2));
+        waiting.add(client.fairLock(name, twoSeconds).acquireAsync(Duration.ofSeconds(30)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 1);
+        waiting.add(client.fairLock(name, twoSeconds).acquireAsync(Duration.ofSeconds(30)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 2);
+        // Until the first arrival's attempt covered the second: their registrations carry one stamp.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (new HashSet<>(stamps(name).values()).size() != 1) {
+            assertThat(System.nanoTime()).as("a covering attempt").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String second = (String) ((List<?>) server.get().command("ZRANGE", keys.queue(), "1", "1")).get(0);
+        server.get().command("ZADD", keys.queue(), "1", second);
+
+        held.release();
+        Lease taken = waiting.get(1).get(10, TimeUnit.SECONDS);
+        long before = System.nanoTime();
+        long remaining = taken.remaining().toNanos();
+        long pttl = (Long) server.get().command("PTTL", name);
+        long between = (System.nanoTime() - before) / 1_000_000;
+
+        // Taken from the release's message: the registration, kept while the handed-over key lives,
+        // still carries the handoff's token and the stamp the message echoed.
+        String[] entry = ((String) server.get().command("HGET", keys.queueInfo(), second)).split(" ");
+        assertThat(entry).as("the handed-over registration").hasSize(4);
+        long echoed = Long.parseLong(entry[2]);
+        // The lease counts from that stamp (a covering attempt's send, before the handoff set the
+        // key), so its local deadline comes before the key's expiry.
+        assertThat(before + remaining).as("the local deadline")
+                .isCloseTo(echoed + Duration.ofMillis(2_000 - 22).toNanos(), within(1_000_000L));
+        assertThat(remaining / 1_000_000).as("ms the lease still believes in").isLessThanOrEqualTo(pttl + between + 1);
+        assertThat(server.get().command("GET", name)).isEqualTo(second);
+        taken.release();
+        waiting.get(0).get(10, TimeUnit.SECONDS).release();
     }
 
     @Test
