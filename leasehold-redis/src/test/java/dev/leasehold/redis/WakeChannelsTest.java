@@ -132,6 +132,39 @@ class WakeChannelsTest {
     }
 
     @Test
+    void aPubSubConnectionResetResubscribesBothChannelsAndTheWaiterIsStillWokenOnItsOwn() throws Exception {
+        String name = "wake:reset";
+        String channel = LockKeys.of(name).channel();
+        Lease held = client().lock(name).acquire(Duration.ZERO);
+        // A minute between re-checks: only the release's message can wake the waiter in time.
+        RedisLockClient waiterClient = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofMinutes(1)).connect();
+        clients.add(waiterClient);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Lease> waiting = pool.submit(() -> waiterClient.lock(name).acquire(Duration.ofSeconds(20)));
+            ServerProbe.awaitWaiters(server, "{wake:reset}:waiters", 1);
+            awaitSubscribers(channel, 1);
+            List<?> own = (List<?>) server.command("PUBSUB", "CHANNELS", channel + ":*");
+            assertThat(own).as("the client's own channel").hasSize(1);
+
+            server.command("CLIENT", "KILL", "TYPE", "pubsub");
+            awaitSubscribers(channel, 1);
+            awaitSubscribers((String) own.get(0), 1);
+            long publishesBefore = ServerProbe.calls(server, "publish");
+            listenOnTheSharedChannel(name);
+            awaitSubscribers(channel, 2);
+
+            held.release();
+
+            waiting.get(5, TimeUnit.SECONDS).release();
+            assertThat(ServerProbe.calls(server, "publish") - publishesBefore).as("one publish").isEqualTo(1);
+            assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("heard on the shared channel").isNull();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aWaiterWhoseClientListensOnlyOnTheSharedChannelIsWokenThere() throws Exception {
         listenOnTheSharedChannel("wake:legacy");
         Lease held = client().lock("wake:legacy").acquire(Duration.ZERO);
