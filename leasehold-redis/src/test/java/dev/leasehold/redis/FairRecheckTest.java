@@ -2,6 +2,7 @@ package dev.leasehold.redis;
 
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
+import dev.leasehold.LockTimeoutException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
@@ -218,6 +219,31 @@ class FairRecheckTest {
         assertThat(server.get().command("GET", name)).isEqualTo(second);
         taken.release();
         waiting.get(0).get(10, TimeUnit.SECONDS).release();
+    }
+
+    @Test
+    void aCoveredWaiterThatTimesOutLeavesTheQueueForGoodAndClosingTheClientEmptiesIt() throws Exception {
+        String name = "fair:leaving";
+        LockKeys keys = LockKeys.of(name);
+        Lease held = client().fairLock(name).acquire(Duration.ZERO);
+        RedisLockClient client = waiters(name, 2);
+        CompletableFuture<Lease> impatient = client.fairLock(name).acquireAsync(Duration.ofSeconds(1))
+                .toCompletableFuture();
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 3);
+        String third = (String) ((List<?>) server.get().command("ZRANGE", keys.queue(), "2", "2")).get(0);
+
+        assertThat(impatient).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
+                .withCauseInstanceOf(LockTimeoutException.class);
+        // Its abandon went out, and the attempts that covered it before do not bring it back.
+        Thread.sleep(4 * RECHECK.toMillis());
+        assertThat(server.get().command("ZSCORE", keys.queue(), third)).isNull();
+        assertThat(server.get().command("ZCARD", keys.queue())).isEqualTo(2L);
+
+        client.close();
+        assertThat(server.get().command("ZCARD", keys.queue())).as("registrations left by the closed client")
+                .isEqualTo(0L);
+        held.release();
+        assertThat(server.get().command("EXISTS", name)).as("handed to nobody").isEqualTo(0L);
     }
 
     @Test
