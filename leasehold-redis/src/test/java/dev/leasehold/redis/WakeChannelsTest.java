@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -162,6 +163,30 @@ class WakeChannelsTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void withAKeyPrefixTheWakeGoesToTheClientsChannelBesideThePrefixedLocksChannel() throws Exception {
+        String channel = LockKeys.of("lock:wake:prefixed").channel();
+        RedisLockClient holderClient = RedisLocks.builder().uri(server.uri()).keyPrefix("lock:").connect();
+        RedisLockClient waiterClient = RedisLocks.builder().uri(server.uri()).keyPrefix("lock:")
+                .maxRecheck(Duration.ofMinutes(1)).connect();
+        clients.add(holderClient);
+        clients.add(waiterClient);
+        listenOnTheSharedChannel("lock:wake:prefixed");
+        Lease held = holderClient.fairLock("wake:prefixed").acquire(Duration.ZERO);
+        CompletableFuture<Lease> waiting = waiterClient.fairLock("wake:prefixed").acquireAsync(Duration.ofSeconds(20))
+                .toCompletableFuture();
+        ServerProbe.awaitWaiters(server, LockKeys.of("lock:wake:prefixed").queue(), 1);
+        awaitSubscribers(channel, 2);
+        assertThat((List<?>) server.command("PUBSUB", "CHANNELS", channel + ":*")).as("the client's own channel")
+                .hasSize(1);
+        Thread.sleep(200);
+
+        held.release();
+
+        waiting.get(5, TimeUnit.SECONDS).release();
+        assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("heard on the shared channel").isNull();
     }
 
     @Test
