@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.leasehold.engine.LeaseEngineTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,9 +62,16 @@ class RecheckGroupsTest {
             return covers;
         }
 
+        /** When set, the next covering attempt gets no answer (kept here). */
+        volatile boolean stallCovering;
+        final AtomicReference<AcquireRequest> stalled = new AtomicReference<>();
+
         @Override
         public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
             attempts.add(request);
+            if (stallCovering && !request.covering().isEmpty() && stalled.compareAndSet(null, request)) {
+                return new CompletableFuture<>();
+            }
             return super.tryAcquire(request);
         }
 
@@ -189,6 +197,24 @@ class RecheckGroupsTest {
 
         eventually(() -> protocol.since(before).stream()
                 .anyMatch(attempt -> attempt.holder().equals(covered)), "the woken waiter's own attempt");
+    }
+
+    @Test
+    void aWaiterCancelledWhileItsCoveringAttemptIsInFlightLeavesTheNextArrivalToCoverTheRest() throws Exception {
+        CoveringProtocol protocol = new CoveringProtocol(true);
+        wait(protocol, 3);
+        protocol.stallCovering = true;
+        eventually(() -> protocol.stalled.get() != null, "a covering attempt in flight");
+        AcquireRequest stalled = protocol.stalled.get();
+        assertThat(stalled.covering()).hasSize(2);
+
+        waiting.get(0).cancel(false);
+
+        int from = protocol.attempts.size();
+        eventually(() -> protocol.since(from).stream().anyMatch(attempt -> !attempt.holder().equals(stalled.holder())
+                && attempt.covering().size() == 1), "the next arrival covers the last one");
+        assertThat(protocol.since(from)).noneMatch(attempt -> attempt.holder().equals(stalled.holder()));
+        assertThat(waiting.subList(1, 3)).noneMatch(CompletableFuture::isDone);
     }
 
     @Test
