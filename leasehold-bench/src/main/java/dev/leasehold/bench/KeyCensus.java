@@ -26,28 +26,7 @@ record KeyCensus(Map<String, Shape> shapes) {
 
     static final KeyCensus EMPTY = new KeyCensus(Map.of());
 
-    private static final String SCRIPT = """
-            local shapes, order = {}, {}
-            for _, key in ipairs(redis.call('keys', '*')) do
-              local shape = (string.gsub(key, 'lock%-%d+', 'NAME'))
-              shape = (string.gsub(shape, '%x%x%x%x%x%x%x%x[%x%-]*', 'ID'))
-              local s = shapes[shape]
-              if not s then
-                s = {0, 0, -1}
-                shapes[shape] = s
-                order[#order + 1] = shape
-              end
-              s[1] = s[1] + 1
-              local ttl = redis.call('pttl', key)
-              if ttl == -1 then s[2] = s[2] + 1 elseif ttl > s[3] then s[3] = ttl end
-            end
-            local out = {}
-            for _, shape in ipairs(order) do
-              local s = shapes[shape]
-              out[#out + 1] = {shape, s[1], s[2], s[3]}
-            end
-            return out
-            """;
+    private static final String SCRIPT = BenchLua.text("key_census.lua");
 
     /** The keys on {@code server} right now. */
     @SuppressWarnings("unchecked")

@@ -62,7 +62,10 @@ public final class PostgresBench {
         Settings settings = parsed.smoke() ? Settings.smoke() : full();
         Instant started = Instant.now();
         Result result = run(settings);
-        parsed.publish(markdown(result, settings, Duration.between(started, Instant.now())));
+        Duration took = Duration.between(started, Instant.now());
+        Map<String, String> images = ReportCharts.write(parsed.out(),
+                PeerCharts.of(List.of(result.table()), settings, PeerCharts.provenance()));
+        parsed.publish(markdown(result, settings, took, images));
     }
 
     /**
@@ -145,7 +148,13 @@ public final class PostgresBench {
         }
     }
 
+    /** The report without charts. */
     static String markdown(Result result, Settings settings, Duration took) {
+        return markdown(result, settings, took, Map.of());
+    }
+
+    /** The report, its table followed by its charts in {@code images} (from {@link ReportCharts#write}). */
+    static String markdown(Result result, Settings settings, Duration took, Map<String, String> images) {
         StringBuilder text = new StringBuilder("# Leasehold on PostgreSQL against Spring Integration and ShedLock\n\n")
                 .append("Revision ").append(Machine.revision(List.of("leasehold-core", "leasehold-jdbc"))).append(". ")
                 .append(PeerBench.method(settings, took))
@@ -166,6 +175,7 @@ public final class PostgresBench {
                 .append(" ms plus a uniform random 0-").append(settings.holdJitter().toMillis())
                 .append(" ms, so the releases fall anywhere in a poller's period.\n")
                 .append(PeerBench.markdown(result.table(), result.ratios()))
+                .append(ReportCharts.images(images, PeerCharts.names(result.table())))
                 .append("\nStatements the server ran (its log with `log_statement = 'all'`, switched on after the ")
                 .append("timed rounds; `BEGIN` and `COMMIT` count as statements):\n\n")
                 .append("| peer | per lock+release, 1 thread on one name | per acquisition, ").append(CONTENDED_CLIENTS)

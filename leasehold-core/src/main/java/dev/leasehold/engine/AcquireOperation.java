@@ -91,7 +91,7 @@ final class AcquireOperation {
     private final AtomicBoolean cleanupStarted = new AtomicBoolean();
     /** Set when the clean-up begins: an attempt it cancels then fails with no reason of its own. */
     private volatile boolean ending;
-    private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Wake>> pendingWait = new AtomicReference<>();
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Attempt>> inFlight = new AtomicReference<>();
@@ -276,6 +276,11 @@ final class AcquireOperation {
                         // reason (closed, timed out, abandoned), which this must not replace.
                         if (!(ending && Futures.unwrap(error) instanceof CancellationException)) {
                             fail(Futures.translate(error, protocol.describe(), "the acquire of '" + lock.name() + "'"));
+                            // The waiters it covered try for themselves, so that each learns of the
+                            // error now rather than at its turn, one re-check period after the one before.
+                            if (covered != null) {
+                                covered.forEach(AcquireOperation::recheckNow);
+                            }
                         }
                     } else if (outcome instanceof Attempt.Acquired acquired) {
                         cancel(wake);
@@ -294,6 +299,14 @@ final class AcquireOperation {
     private void coveredAt(long sentAtNanos) {
         recentStamps.record(sentAtNanos);
         lastSentNanos = sentAtNanos;
+    }
+
+    /** Wakes this operation, if it waits, to attempt at once. */
+    private void recheckNow() {
+        CompletableFuture<Wake> waiting = pendingWait.get();
+        if (waiting != null) {
+            waiting.complete(Wake.RETRY);
+        }
     }
 
     private void onAcquired(long token, long sentAtNanos, CompletionStage<String> lossSignal) {
@@ -359,7 +372,9 @@ final class AcquireOperation {
         CompletableFuture<Void> waitEnds = null;
         if (lock.protocol().coversWaiters()) {
             long recheck = engine.waitPolicy().recheckDelayNanos(held.remaining(), Long.MAX_VALUE, lock.options().ttl());
-            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival, recheck);
+            long period = engine.waitPolicy().recheckDelayNanos(null, Long.MAX_VALUE, lock.options().ttl());
+            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival,
+                    recheck, period);
             turn.thenAccept(others -> {
                 covering.set(others);
                 if (!first.complete(Wake.RETRY)) {
