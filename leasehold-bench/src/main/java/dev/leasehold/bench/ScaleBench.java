@@ -58,7 +58,7 @@ public final class ScaleBench {
         static Settings full() {
             return new Settings("full",
                     new WatchdogWorkload.Settings(100_000, Contender.DEFAULT_TTL, Duration.ofSeconds(10),
-                            Duration.ofSeconds(30), Duration.ofSeconds(1), 8),
+                            Duration.ofSeconds(30), Duration.ofSeconds(1), 8, true),
                     2,
                     new FreshNamesWorkload.Settings(1_000_000, Duration.ofSeconds(60), 16, Duration.ofSeconds(5),
                             Duration.ofSeconds(1)),
@@ -70,7 +70,7 @@ public final class ScaleBench {
                     // A window twice the ttl: only renewal keeps the leases; a ttl that a loaded machine's stalls
                     // do not exceed.
                     new WatchdogWorkload.Settings(300, Duration.ofSeconds(2), Duration.ofMillis(300),
-                            Duration.ofSeconds(4), Duration.ofMillis(500), 3),
+                            Duration.ofSeconds(4), Duration.ofMillis(500), 3, true),
                     1,
                     new FreshNamesWorkload.Settings(3_000, Duration.ofSeconds(3), 4, Duration.ofMillis(300),
                             Duration.ofMillis(250)),

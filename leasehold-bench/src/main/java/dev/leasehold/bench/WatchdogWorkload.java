@@ -18,10 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * call); the server's socket reads, whether the calls are pipelined (many calls per read).
  *
  * <p>Each contender gets its own client, one after the other; an idle window before them gives
- * the harness JVM's own CPU use, which is in every client figure too. Around the window it also
- * measures what the leases cost in heap ({@link HeapProbe}: used after a collection with the leases
+ * the harness JVM's own CPU use, which is in every client figure too. Around the window it can also
+ * measure what the leases cost in heap ({@link HeapProbe}: used after a collection with the leases
  * held, against before they were taken and after they were released, and the classes that grew), and
- * checks that every lease stayed valid from its acquire to the end of the window: no key expired on
+ * it checks that every lease stayed valid from its acquire to the end of the window: no key expired on
  * the server ({@code INFO stats expired_keys}), every lock key is still there, and, where the
  * library keeps local lease state, the client still counts every lease as held.
  */
@@ -35,17 +35,20 @@ final class WatchdogWorkload {
      * @param window  measured window, after the warm-up
      * @param sample  sampling period
      * @param acquirers threads that take the leases in parallel (and later release their own)
+     * @param measureHeap whether to measure {@link Heap}: its full collections pause the JVM, renewals
+     *                  included, around the acquisitions, which a ttl of a few hundred ms may not survive
      */
-    record Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample, int acquirers) {
+    record Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample, int acquirers,
+                    boolean measureHeap) {
 
-        /** Leases taken by one thread. */
+        /** Leases taken by one thread; no heap figures. */
         Settings(int leases, Duration ttl, Duration warmup, Duration window, Duration sample) {
-            this(leases, ttl, warmup, window, sample, 1);
+            this(leases, ttl, warmup, window, sample, 1, false);
         }
 
         /** The same with {@code leases} leases taken by {@code acquirers} threads. */
         Settings withLeases(int leases, int acquirers) {
-            return new Settings(leases, ttl, warmup, window, sample, acquirers);
+            return new Settings(leases, ttl, warmup, window, sample, acquirers, measureHeap);
         }
     }
 
@@ -58,6 +61,9 @@ final class WatchdogWorkload {
      * @param classes           the classes that grew most while the leases were held, per lease
      */
     record Heap(double bytesPerLease, double bytesLeftPerLease, List<HeapProbe.Growth> classes) {
+
+        /** Not measured ({@link Settings#measureHeap()} off). */
+        static final Heap NONE = new Heap(Double.NaN, Double.NaN, List.of());
     }
 
     /**
@@ -171,13 +177,13 @@ final class WatchdogWorkload {
             // Its keys go (Redisson's unlock leaves a latch key that would expire while the leases are held).
             adapter.lock(LockNames.next()).acquire().release();
             RedisStats.flush(server);
-            Map<String, HeapProbe.Entry> classesBefore = HeapProbe.histogram();
+            Map<String, HeapProbe.Entry> classesBefore = histogram();
             // Taken after the histogram, which stays live until the leases' one: both figures include it.
-            long heapBefore = HeapProbe.usedAfterGc(HEAP_SAMPLES);
+            long heapBefore = usedAfterGc();
             double expiredBefore = expiredKeys();
             HeldLeases held = HeldLeases.acquire(adapter, settings.leases(), settings.acquirers());
-            long heapHeld = HeapProbe.usedAfterGc(HEAP_SAMPLES);
-            List<HeapProbe.Growth> classes = HeapProbe.growth(classesBefore, HeapProbe.histogram(), settings.leases(),
+            long heapHeld = usedAfterGc();
+            List<HeapProbe.Growth> classes = HeapProbe.growth(classesBefore, histogram(), settings.leases(),
                     HEAP_CLASSES);
             LockSupport.parkNanos(settings.warmup().toNanos());
             double expiredBeforeWindow = expiredKeys() - expiredBefore;
@@ -187,14 +193,24 @@ final class WatchdogWorkload {
             long expired = (long) (expiredBeforeWindow + expiredKeys());
             long lostLocally = held.lostLocally();
             Hold hold = new Hold(held.acquireSeconds(), expired, lostLocally, held.releaseAll());
-            long heapAfter = HeapProbe.usedAfterGc(HEAP_SAMPLES);
-            Heap heap = new Heap((heapHeld - heapBefore) / (double) settings.leases(),
+            long heapAfter = usedAfterGc();
+            Heap heap = !settings.measureHeap() ? Heap.NONE : new Heap((heapHeld - heapBefore) / (double) settings.leases(),
                     (heapAfter - heapBefore) / (double) settings.leases(), classes);
             return new Cell(window.scripts(), window.calls(), window.cpu(), window.serverCpu(), window.callsPerRead(),
                     alive, window.byThreadGroup(), window.scriptMicros(), window.allocatedPerRenewal(), heap, hold);
         } finally {
             RedisStats.flush(server);
         }
+    }
+
+    /** {@link HeapProbe#usedAfterGc}, or 0 without heap figures. */
+    private long usedAfterGc() {
+        return settings.measureHeap() ? HeapProbe.usedAfterGc(HEAP_SAMPLES) : 0;
+    }
+
+    /** {@link HeapProbe#histogram()}, or none without heap figures. */
+    private Map<String, HeapProbe.Entry> histogram() {
+        return settings.measureHeap() ? HeapProbe.histogram() : Map.of();
     }
 
     private double expiredKeys() {
