@@ -40,6 +40,35 @@ record KeyCensus(Map<String, Shape> shapes) {
         return new KeyCensus(shapes);
     }
 
+    /**
+     * The shapes of a sample of at most {@code limit} keys, read by {@code SCAN} and one {@code PTTL}
+     * each, so a server with a million keys is never blocked by one long script (which {@link #take}
+     * would be). The counts are the sample's, not the server's.
+     */
+    @SuppressWarnings("unchecked")
+    static KeyCensus sample(RedisServer server, int limit) {
+        Map<String, Shape> shapes = new LinkedHashMap<>();
+        String cursor = "0";
+        int seen = 0;
+        do {
+            List<Object> reply = (List<Object>) server.command("SCAN", cursor, "COUNT", "500");
+            cursor = (String) reply.get(0);
+            for (Object key : (List<Object>) reply.get(1)) {
+                if (seen++ == limit) {
+                    return new KeyCensus(shapes);
+                }
+                long ttl = (Long) server.command("PTTL", (String) key);
+                shapes.merge(shape((String) key), new Shape(1, ttl == -1 ? 1 : 0, ttl == -1 ? -1 : ttl), Shape::plus);
+            }
+        } while (!cursor.equals("0"));
+        return new KeyCensus(shapes);
+    }
+
+    /** The script's shape of one key, in Java: the lock name as {@code NAME}, random ids as {@code ID}. */
+    private static String shape(String key) {
+        return key.replaceAll("lock-\\d+", "NAME").replaceAll("[0-9a-fA-F]{8}[0-9a-fA-F-]*", "ID");
+    }
+
     /** Both censuses added up, shape by shape. */
     KeyCensus plus(KeyCensus other) {
         Map<String, Shape> sum = new LinkedHashMap<>(shapes);

@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * waiters}, the timer is its {@link RecheckGroups group}'s: the client's waiters of the lock
  * re-check together, in one attempt of the one that arrived first.
  *
- * <p>On success the operation stays at the head of the local queue until its lease ends. Failure,
+ * <p>On success the lease takes over the operation's place at the head of the local queue
+ * ({@link WaitQueues#hold}) and keeps it until it ends; the operation itself is not kept. Failure,
  * timeout and cancellation all end in {@link #cleanup()}: the attempt in flight is called off, and
  * once its work has ended on the backend ({@link SettlingFuture#settledOf}: a cancelled future
  * does not stop a blocking JDBC transaction), the backend is told to forget the waiter and to
@@ -207,11 +208,6 @@ final class AcquireOperation {
         }
     }
 
-    /** The lease this operation produced ended: the next local operation may go. */
-    private void leaseEnded(ManagedLease ended) {
-        engine.queues().leave(lock.queueKey(), this);
-    }
-
     private void timeOutInQueue() {
         if (turnTaken.compareAndSet(false, true)) {
             fail(timedOut());
@@ -319,7 +315,16 @@ final class AcquireOperation {
         }
         // Before the lease exists: a client closing meanwhile ends it at once, after its grant.
         trace.granted();
-        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace, this::leaseEnded);
+        // The lease takes over this operation's place in the local queue (the next local operation
+        // goes when the lease ends), and keeps nothing of this operation: it may be held for hours.
+        // The place changes hands only once the lease is registered, so a closing client finds
+        // either this operation or the lease.
+        WaitQueues queues = engine.queues();
+        WaitQueues.Key key = lock.queueKey();
+        WaitQueues.Holding place = new WaitQueues.Holding();
+        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace,
+                ended -> queues.leave(key, place));
+        queues.hold(key, this, place);
         if (lossSignal != null) {
             lossSignal.whenComplete((reason, error) -> lease.markLost(LossReason.BACKEND, reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));
