@@ -480,6 +480,8 @@ final class AcquireOperation {
         }
         CompletableFuture<Void> abandoned = new CompletableFuture<>();
         if (talkedToBackend) {
+            // Before it leaves the queue: a closing client finds this operation or its clean-up.
+            engine.trackCleanup(cleanedUp);
             abandonOnceSettled(lastCall.get(), abandoned, lastSentNanos + lock.options().ttl().toNanos());
         } else {
             abandoned.complete(null);
