@@ -229,8 +229,9 @@ final class AcquireOperation {
     }
 
     private void attempt() {
-        // The clean-up may run before the result is completed (a closing client cleans up first).
-        if (result.isDone() || cleanupStarted.get()) {
+        // The clean-up may run before the result is completed (a closing client cleans up first),
+        // and the wait it cancels on its way comes here: from its start on, nothing more is sent.
+        if (result.isDone() || ending) {
             return;
         }
         LockProtocol protocol = lock.protocol();
@@ -479,6 +480,8 @@ final class AcquireOperation {
         }
         CompletableFuture<Void> abandoned = new CompletableFuture<>();
         if (talkedToBackend) {
+            // Before it leaves the queue: a closing client finds this operation or its clean-up.
+            engine.trackCleanup(cleanedUp);
             abandonOnceSettled(lastCall.get(), abandoned, lastSentNanos + lock.options().ttl().toNanos());
         } else {
             abandoned.complete(null);
