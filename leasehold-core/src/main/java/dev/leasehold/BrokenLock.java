@@ -14,12 +14,6 @@ public record BrokenLock(String name, String holder, long fence, String by, Stri
 
     /** Who breaks a lock from this process, as a break records it: {@code user@host}. */
     public static String operator() {
-        String host;
-        try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException | SecurityException unknown) {
-            host = "unknown-host";
-        }
-        return System.getProperty("user.name", "unknown-user") + "@" + host;
+        return System.getProperty("user.name", "unknown-user") + "@" + LocalHost.name();
     }
 }

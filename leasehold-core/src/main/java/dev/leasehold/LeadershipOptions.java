@@ -1,7 +1,5 @@
 package dev.leasehold;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -95,13 +93,7 @@ public final class LeadershipOptions {
     }
 
     private static String defaultLeaderId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException | SecurityException unknown) {
-            host = "unknown-host";
-        }
-        return host + "/" + ProcessHandle.current().pid() + "#" + CANDIDATES.incrementAndGet();
+        return LocalHost.name() + "/" + ProcessHandle.current().pid() + "#" + CANDIDATES.incrementAndGet();
     }
 
     @Override

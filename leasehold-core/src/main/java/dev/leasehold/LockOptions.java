@@ -129,11 +129,10 @@ public final class LockOptions {
      *                                  timeout is null or outside [1 ms, {@link #MAX_REPLICA_ACK_TIMEOUT}]
      */
     public LockOptions withReplicaAck(int replicas, Duration timeout) {
-        if (replicas < 1 || replicas > MAX_REPLICA_ACKS) {
-            throw new IllegalArgumentException("replicas must be between 1 and " + MAX_REPLICA_ACKS + ", got " + replicas);
-        }
-        return new LockOptions(ttl, watchdog, maxHold, new ReplicaAck(replicas,
-                Args.within("timeout", timeout, Duration.ofMillis(1), MAX_REPLICA_ACK_TIMEOUT)), holdAtLeast);
+        int acks = Args.within("replicas", replicas, 1, MAX_REPLICA_ACKS);
+        return new LockOptions(ttl, watchdog, maxHold,
+                new ReplicaAck(acks, Args.within("timeout", timeout, Duration.ofMillis(1), MAX_REPLICA_ACK_TIMEOUT)),
+                holdAtLeast);
     }
 
     /**

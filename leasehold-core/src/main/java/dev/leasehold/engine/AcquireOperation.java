@@ -14,6 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -21,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -35,9 +38,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * the subscription is caught by that retry), and from then on retries when a notification
  * arrives or the {@link WaitPolicy} timer fires, whichever comes first. The notification future
  * is taken before each attempt is sent, so a release that lands while the attempt's answer is in
- * flight still wakes the waiter.
+ * flight still wakes the waiter. For a protocol that {@link LockProtocol#coversWaiters() covers
+ * waiters}, the timer is its {@link RecheckGroups group}'s: the client's waiters of the lock
+ * re-check together, in one attempt of the one that arrived first.
  *
- * <p>On success the operation stays at the head of the local queue until its lease ends. Failure,
+ * <p>On success the lease takes over the operation's place at the head of the local queue
+ * ({@link WaitQueues#hold}) and keeps it until it ends; the operation itself is not kept. Failure,
  * timeout and cancellation all end in {@link #cleanup()}: the attempt in flight is called off, and
  * once its work has ended on the backend ({@link SettlingFuture#settledOf}: a cancelled future
  * does not stop a blocking JDBC transaction), the backend is told to forget the waiter and to
@@ -57,6 +63,8 @@ final class AcquireOperation {
     private static final Logger LOG = LoggerFactory.getLogger(AcquireOperation.class);
     private static final long FIRST_CLEANUP_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long MAX_CLEANUP_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Arrival order across the JVM: a re-check group gives the first turn to the earliest waiter. */
+    private static final AtomicLong ARRIVALS = new AtomicLong();
 
     private final EngineLock lock;
     private final LeaseEngine engine;
@@ -66,6 +74,9 @@ final class AcquireOperation {
     /** A try: an elapsed wait is reported as {@link AcquireOutcome#SKIPPED}, not as a timeout. */
     private final boolean skipOnTimeout;
     private final String holder;
+    private final long arrival = ARRIVALS.incrementAndGet();
+    /** The other waiters the next attempt re-checks for, set when the group gives this one its turn. */
+    private final AtomicReference<List<AcquireOperation>> covering = new AtomicReference<>();
     /** The thread that asked, named in a local timeout's message. */
     private final String requester;
     /** The engine's outcome; only the engine completes it (or cancels it, to abandon). */
@@ -80,7 +91,7 @@ final class AcquireOperation {
     private final AtomicBoolean cleanupStarted = new AtomicBoolean();
     /** Set when the clean-up begins: an attempt it cancels then fails with no reason of its own. */
     private volatile boolean ending;
-    private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Wake>> pendingWait = new AtomicReference<>();
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Attempt>> inFlight = new AtomicReference<>();
@@ -197,11 +208,6 @@ final class AcquireOperation {
         }
     }
 
-    /** The lease this operation produced ended: the next local operation may go. */
-    private void leaseEnded(ManagedLease ended) {
-        engine.queues().leave(lock.queueKey(), this);
-    }
-
     private void timeOutInQueue() {
         if (turnTaken.compareAndSet(false, true)) {
             fail(timedOut());
@@ -223,8 +229,9 @@ final class AcquireOperation {
     }
 
     private void attempt() {
-        // The clean-up may run before the result is completed (a closing client cleans up first).
-        if (result.isDone() || cleanupStarted.get()) {
+        // The clean-up may run before the result is completed (a closing client cleans up first),
+        // and the wait it cancels on its way comes here: from its start on, nothing more is sent.
+        if (result.isDone() || ending) {
             return;
         }
         LockProtocol protocol = lock.protocol();
@@ -236,11 +243,20 @@ final class AcquireOperation {
         }
         ReleaseSignal subscribed = signal.get();
         CompletableFuture<Wake> wake = subscribed == null ? null : subscribed.next();
+        List<AcquireOperation> covered = covering.getAndSet(null);
         long sentAt = System.nanoTime();
         lastSentNanos = sentAt;
         recentStamps.record(sentAt);
+        List<String> coveredIds = new ArrayList<>();
+        if (covered != null) {
+            // Before the send: a handoff that echoes this stamp to a covered waiter may come back first.
+            for (AcquireOperation other : covered) {
+                other.coveredAt(sentAt);
+                coveredIds.add(other.holder);
+            }
+        }
         CompletableFuture<Attempt> call = protocol.tryAcquire(
-                new AcquireRequest(lock.name(), holder, lock.options().ttl(), subscribed != null, sentAt));
+                new AcquireRequest(lock.name(), holder, lock.options().ttl(), subscribed != null, sentAt, coveredIds));
         // If the operation ended meanwhile, its clean-up may have gone out before this send: the
         // call is left to complete, and a grant it brings is released by deliver().
         inFlight.set(call);
@@ -261,6 +277,11 @@ final class AcquireOperation {
                         // reason (closed, timed out, abandoned), which this must not replace.
                         if (!(ending && Futures.unwrap(error) instanceof CancellationException)) {
                             fail(Futures.translate(error, protocol.describe(), "the acquire of '" + lock.name() + "'"));
+                            // The waiters it covered try for themselves, so that each learns of the
+                            // error now rather than at its turn, one re-check period after the one before.
+                            if (covered != null) {
+                                covered.forEach(AcquireOperation::recheckNow);
+                            }
                         }
                     } else if (outcome instanceof Attempt.Acquired acquired) {
                         cancel(wake);
@@ -271,13 +292,40 @@ final class AcquireOperation {
                 });
     }
 
+    /**
+     * Another waiter's attempt, sent at {@code sentAtNanos}, re-checks for this one: the backend
+     * renews this waiter's registration with that attempt's stamp, so a handoff may echo it, and it
+     * is trusted as this waiter's own (the registration it names preceded the handoff).
+     */
+    private void coveredAt(long sentAtNanos) {
+        recentStamps.record(sentAtNanos);
+        lastSentNanos = sentAtNanos;
+    }
+
+    /** Wakes this operation, if it waits, to attempt at once. */
+    private void recheckNow() {
+        CompletableFuture<Wake> waiting = pendingWait.get();
+        if (waiting != null) {
+            waiting.complete(Wake.RETRY);
+        }
+    }
+
     private void onAcquired(long token, long sentAtNanos, CompletionStage<String> lossSignal) {
         if (!granted.compareAndSet(false, true)) {
             return;
         }
         // Before the lease exists: a client closing meanwhile ends it at once, after its grant.
         trace.granted();
-        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace, this::leaseEnded);
+        // The lease takes over this operation's place in the local queue (the next local operation
+        // goes when the lease ends), and keeps nothing of this operation: it may be held for hours.
+        // The place changes hands only once the lease is registered, so a closing client finds
+        // either this operation or the lease.
+        WaitQueues queues = engine.queues();
+        WaitQueues.Key key = lock.queueKey();
+        WaitQueues.Holding place = new WaitQueues.Holding();
+        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace,
+                ended -> queues.leave(key, place));
+        queues.hold(key, this, place);
         if (lossSignal != null) {
             lossSignal.whenComplete((reason, error) -> lease.markLost(LossReason.BACKEND, reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));
@@ -318,12 +366,34 @@ final class AcquireOperation {
             subscribeThenRetry();
             return;
         }
-        // Whichever comes first: the re-check timer, a notification for this waiter, or the
-        // backend's own wake for this attempt.
+        // Whichever comes first: the re-check timer (or this waiter's turn in its group, and the end
+        // of its wait), a notification for this waiter, or the backend's own wake for this attempt.
         CompletableFuture<Wake> first = new CompletableFuture<>();
-        CompletableFuture<Void> timer = engine.scheduler().delay(
-                engine.waitPolicy().recheckDelayNanos(held.remaining(), untilDeadline, lock.options().ttl()));
-        timer.thenRun(() -> first.complete(Wake.RETRY));
+        CompletableFuture<?> timer;
+        CompletableFuture<Void> waitEnds = null;
+        if (lock.protocol().coversWaiters()) {
+            long recheck = engine.waitPolicy().recheckDelayNanos(held.remaining(), Long.MAX_VALUE, lock.options().ttl());
+            long period = engine.waitPolicy().recheckDelayNanos(null, Long.MAX_VALUE, lock.options().ttl());
+            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival,
+                    recheck, period);
+            turn.thenAccept(others -> {
+                covering.set(others);
+                if (!first.complete(Wake.RETRY)) {
+                    covering.compareAndSet(others, null);
+                }
+            });
+            timer = turn;
+            if (wait != null) {
+                waitEnds = engine.scheduler().delay(untilDeadline);
+                waitEnds.thenRun(() -> first.complete(Wake.RETRY));
+            }
+        } else {
+            CompletableFuture<Void> delay = engine.scheduler().delay(
+                    engine.waitPolicy().recheckDelayNanos(held.remaining(), untilDeadline, lock.options().ttl()));
+            delay.thenRun(() -> first.complete(Wake.RETRY));
+            timer = delay;
+        }
+        CompletableFuture<Void> deadline = waitEnds;
         if (wake != null) {
             wake.thenAccept(first::complete);
         }
@@ -333,6 +403,7 @@ final class AcquireOperation {
         pendingWait.set(first);
         first.whenComplete((why, error) -> {
             timer.cancel(false);
+            cancel(deadline);
             cancel(wake);
             cancelOwn(held);
             if (why instanceof Wake.Granted handoff && recentStamps.contains(handoff.stamp())) {
@@ -409,6 +480,8 @@ final class AcquireOperation {
         }
         CompletableFuture<Void> abandoned = new CompletableFuture<>();
         if (talkedToBackend) {
+            // Before it leaves the queue: a closing client finds this operation or its clean-up.
+            engine.trackCleanup(cleanedUp);
             abandonOnceSettled(lastCall.get(), abandoned, lastSentNanos + lock.options().ttl().toNanos());
         } else {
             abandoned.complete(null);

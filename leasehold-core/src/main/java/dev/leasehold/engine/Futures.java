@@ -10,14 +10,17 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
-/** Turns asynchronous results into the typed exceptions of the API. */
-final class Futures {
+/** Turns asynchronous results into the typed exceptions of the API; {@link #unwrap} serves backends too. */
+public final class Futures {
 
     private Futures() {
     }
 
-    /** The innermost meaningful cause of a completion failure. */
-    static Throwable unwrap(Throwable error) {
+    /**
+     * The innermost meaningful cause of a completion failure: {@code error} without the
+     * {@link CompletionException}s and {@link ExecutionException}s wrapped around it.
+     */
+    public static Throwable unwrap(Throwable error) {
         Throwable current = error;
         while ((current instanceof CompletionException || current instanceof ExecutionException)
                 && current.getCause() != null) {

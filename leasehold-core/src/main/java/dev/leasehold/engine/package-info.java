@@ -8,7 +8,7 @@
  * {@link dev.leasehold.engine.LossReason}), given in its {@link dev.leasehold.engine.LeaseEngine.Settings},
  * and for traces to the {@link dev.leasehold.engine.AcquisitionTrace} it returns for each acquisition.
  * Everything else is package-private: waiting ({@code AcquireOperation}, {@code WaitQueues},
- * {@code WaitPolicy}), the lease state machine ({@code LeaseLifecycle}, {@code LeasePhase}),
+ * {@code WaitPolicy}, {@code RecheckGroups}), the lease state machine ({@code LeaseLifecycle}, {@code LeasePhase}),
  * renewal and deadline checks ({@code Renewal} on one {@code RenewalScheduler} per client), and
  * release ({@code ManagedLease}).
  */

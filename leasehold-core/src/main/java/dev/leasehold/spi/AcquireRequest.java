@@ -1,6 +1,7 @@
 package dev.leasehold.spi;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One attempt to take a lock, as the engine asks a {@link LockProtocol} for it.
@@ -16,6 +17,23 @@ import java.time.Duration;
  *                   the lock to a queued waiter inside a release echoes the stamp of the waiter's
  *                   last attempt it processed in {@link Wake.Granted}, so the engine counts the
  *                   lease from that attempt's send, which preceded the handoff
+ * @param covering   the waiter ids of the same client's other waiting acquisitions of this lock
+ *                   (and kind) that this attempt re-checks for; empty unless the protocol
+ *                   {@link LockProtocol#coversWaiters() covers waiters}. The backend keeps their
+ *                   registrations as if each had attempted with this {@code stamp} (which the
+ *                   engine records as theirs), and wakes, through their {@link ReleaseSignal}s,
+ *                   those it finds handed the lock, first in line for it, or no longer registered
  */
-public record AcquireRequest(String name, String holder, Duration ttl, boolean subscribed, long stamp) {
+public record AcquireRequest(String name, String holder, Duration ttl, boolean subscribed, long stamp,
+                             List<String> covering) {
+
+    /** @throws NullPointerException if {@code covering} is null */
+    public AcquireRequest {
+        covering = List.copyOf(covering);
+    }
+
+    /** An attempt for its own acquisition only. */
+    public AcquireRequest(String name, String holder, Duration ttl, boolean subscribed, long stamp) {
+        this(name, holder, ttl, subscribed, stamp, List.of());
+    }
 }

@@ -70,11 +70,19 @@ public final class Args {
      * @throws IllegalArgumentException if outside [1, {@link dev.leasehold.DistributedSemaphore#MAX_PERMITS}]
      */
     public static int permits(int permits) {
-        if (permits < 1 || permits > dev.leasehold.DistributedSemaphore.MAX_PERMITS) {
-            throw new IllegalArgumentException("permits must be between 1 and "
-                    + dev.leasehold.DistributedSemaphore.MAX_PERMITS + ", got " + permits);
+        return within("permits", permits, 1, dev.leasehold.DistributedSemaphore.MAX_PERMITS);
+    }
+
+    /**
+     * Returns {@code value} if {@code min <= value <= max}.
+     *
+     * @throws IllegalArgumentException naming {@code argument}, both limits and the value
+     */
+    public static int within(String argument, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(argument + " must be between " + min + " and " + max + ", got " + value);
         }
-        return permits;
+        return value;
     }
 
     /**

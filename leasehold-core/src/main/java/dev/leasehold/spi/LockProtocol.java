@@ -47,6 +47,19 @@ public interface LockProtocol {
     }
 
     /**
+     * Whether one attempt can re-check for the client's other waiters of the same lock: an
+     * {@link AcquireRequest#covering()} list is honoured (their registrations kept with the
+     * attempt's stamp, and those found handed the lock, first in line for it or no longer
+     * registered woken through their {@link ReleaseSignal}s). If so, the engine runs one re-check
+     * timer per lock name (and kind) and client instead of one per waiter: a thousand waiters of a
+     * {@link Admission#SHARED} kind in one client then cost one attempt per re-check period, not a
+     * thousand. False by default.
+     */
+    default boolean coversWaiters() {
+        return false;
+    }
+
+    /**
      * Whether every call of this protocol completes by itself (if need be with a timeout error)
      * within {@code timeout}. If so, the engine sets no timer of its own per call; if not (the
      * default), it bounds each call.
@@ -83,24 +96,7 @@ public interface LockProtocol {
      * to spare the future and the callback per lease.
      */
     default void renew(RenewalRound round) {
-        for (int i = 0; i < round.size(); i++) {
-            int lease = i;
-            CompletableFuture<Boolean> answer;
-            try {
-                answer = renew(round.name(i), round.holder(i), round.ttl(i));
-            } catch (RuntimeException failure) {
-                round.fail(i, failure);
-                continue;
-            }
-            answer.whenComplete((extended, error) -> {
-                if (error != null) {
-                    round.fail(lease, error);
-                } else {
-                    round.answer(lease, extended);
-                }
-            });
-        }
-        flushRenewals();
+        RenewalRound.renewOneByOne(round, this);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.leasehold.spi;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The renewals of one protocol that the engine sends together: every lease whose watchdog tick
@@ -44,4 +45,33 @@ public interface RenewalRound {
      * @throws IndexOutOfBoundsException if {@code lease} is not in [0, size)
      */
     void fail(int lease, Throwable error);
+
+    /**
+     * Renews every lease of {@code round} with {@code protocol}'s
+     * {@link LockProtocol#renew(String, String, Duration)}, one call each, answering each lease
+     * from its future (a call that throws fails its lease alone), then calls
+     * {@link LockProtocol#flushRenewals()} once. It is {@link LockProtocol#renew(RenewalRound)}'s
+     * default, and what a decorator that changes single renewals must use for rounds too (through
+     * {@link ForwardingLockProtocol} a round would reach the wrapped protocol without it).
+     */
+    static void renewOneByOne(RenewalRound round, LockProtocol protocol) {
+        for (int i = 0; i < round.size(); i++) {
+            int lease = i;
+            CompletableFuture<Boolean> answer;
+            try {
+                answer = protocol.renew(round.name(i), round.holder(i), round.ttl(i));
+            } catch (RuntimeException failure) {
+                round.fail(i, failure);
+                continue;
+            }
+            answer.whenComplete((extended, error) -> {
+                if (error != null) {
+                    round.fail(lease, error);
+                } else {
+                    round.answer(lease, extended);
+                }
+            });
+        }
+        protocol.flushRenewals();
+    }
 }

@@ -3,9 +3,8 @@ package dev.leasehold.engine;
 import dev.leasehold.LockOptions;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.ForwardingLockProtocol;
 import dev.leasehold.spi.LockProtocol;
-import dev.leasehold.spi.ReleaseOutcome;
-import dev.leasehold.spi.ReleaseSignal;
 import dev.leasehold.spi.Wake;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,15 +30,10 @@ class HeldWakeEndsTest {
     private final InMemoryLockProtocol backend = new InMemoryLockProtocol();
     private final List<CompletableFuture<Wake>> wakes = new CopyOnWriteArrayList<>();
     /** The in-memory backend, giving every held attempt a wake of its own, as a watching backend does. */
-    private final LockProtocol watching = new LockProtocol() {
-        @Override
-        public String describe() {
-            return backend.describe();
-        }
-
+    private final LockProtocol watching = new ForwardingLockProtocol(backend) {
         @Override
         public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
-            return backend.tryAcquire(request).thenApply(attempt -> {
+            return super.tryAcquire(request).thenApply(attempt -> {
                 if (attempt instanceof Attempt.Held held) {
                     CompletableFuture<Wake> wake = new CompletableFuture<>();
                     wakes.add(wake);
@@ -47,26 +41,6 @@ class HeldWakeEndsTest {
                 }
                 return attempt;
             });
-        }
-
-        @Override
-        public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
-            return backend.renew(name, holder, ttl);
-        }
-
-        @Override
-        public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
-            return backend.release(name, holder);
-        }
-
-        @Override
-        public CompletableFuture<Void> abandon(String name, String holder) {
-            return backend.abandon(name, holder);
-        }
-
-        @Override
-        public ReleaseSignal subscribe(String name, String holder) {
-            return backend.subscribe(name, holder);
         }
     };
     private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), Duration.ofMillis(50)), "in-memory");

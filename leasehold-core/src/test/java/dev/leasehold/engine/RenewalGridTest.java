@@ -3,6 +3,8 @@ package dev.leasehold.engine;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +53,7 @@ class RenewalGridTest {
     @Test
     void leasesOfOneTtlShareAtMostEightInstantsPerPeriod() {
         long period = Duration.ofSeconds(1).toNanos();
-        java.util.Set<Long> instants = new java.util.HashSet<>();
+        Set<Long> instants = new HashSet<>();
         for (long acquired = 0; acquired < period; acquired += 1_000_003) {
             instants.add(Math.floorMod(Renewal.nextTick(acquired, period, period), period));
         }

@@ -1,5 +1,6 @@
 package dev.leasehold.etcd;
 
+import dev.leasehold.engine.Futures;
 import dev.leasehold.etcd.internal.EtcdErrors;
 import dev.leasehold.etcd.internal.QueueKeys;
 import io.etcd.jetcd.ByteSequence;
@@ -14,6 +15,7 @@ import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -144,7 +146,7 @@ final class Acquisitions {
                 return CompletableFuture.completedFuture(result);
             }
             if (!EtcdErrors.isLeaseNotFound(error)) {
-                return CompletableFuture.<T>failedFuture(EtcdErrors.unwrap(error));
+                return CompletableFuture.<T>failedFuture(Futures.unwrap(error));
             }
             sessions.gone(acquisition.session(), acquisition.lost());
             CompletableFuture<Acquisition> again = place(queue, tag, ttl, true);
@@ -193,7 +195,7 @@ final class Acquisitions {
                 used.thenAccept(discard);
             }
             if (error != null) {
-                throw new CompletionException(EtcdErrors.unwrap(error));
+                throw new CompletionException(Futures.unwrap(error));
             }
             return liveness == Liveness.ALIVE;
         }).thenCompose(isAlive -> {
@@ -243,13 +245,33 @@ final class Acquisitions {
     }
 
     /**
-     * Moves the key onto a new, longer lease of its own (etcd cannot change a lease's TTL): a put
-     * on an existing key keeps its create revision, so the token and the queue position stay. An own
-     * lease left behind is revoked; a session stays for its other keys.
+     * Moves the key onto a new, longer lease of its own (etcd cannot change a lease's TTL), as
+     * {@link #moveToNewLease} does. An own lease left behind is revoked; a session stays for its
+     * other keys.
      */
     private CompletableFuture<Boolean> lengthen(AcquisitionSlot slot, Acquisition acquisition, String holder, long seconds) {
         // Off the session first: its loss must not be reported for a key that lives on elsewhere.
         leave(acquisition);
+        return moveToNewLease(acquisition, holder, seconds).thenApply(moved -> {
+            if (moved.isEmpty()) {
+                return false;
+            }
+            slot.current = CompletableFuture.completedFuture(
+                    new Acquisition(moved.getAsLong(), seconds, acquisition.key(), null, null));
+            revokeOwn(acquisition);
+            return true;
+        });
+    }
+
+    /**
+     * Grants a new etcd lease of {@code seconds} and moves the acquisition's key onto it in a
+     * {@code Txn} that compares the key's value with the holder id: a put on an existing key keeps
+     * its create revision, so the token and the queue position stay. If the key is no longer the
+     * holder's, the new lease is revoked.
+     *
+     * @return the new lease's id, or empty if the key was no longer the holder's
+     */
+    private CompletableFuture<OptionalLong> moveToNewLease(Acquisition acquisition, String holder, long seconds) {
         return client.getLeaseClient().grant(seconds).thenCompose(granted -> client.getKVClient().txn()
                 .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
                 .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
@@ -257,12 +279,9 @@ final class Acquisitions {
                 .thenApply(response -> {
                     if (!response.isSucceeded()) {
                         client.getLeaseClient().revoke(granted.getID());
-                        return false;
+                        return OptionalLong.empty();
                     }
-                    slot.current = CompletableFuture.completedFuture(
-                            new Acquisition(granted.getID(), seconds, acquisition.key(), null, null));
-                    revokeOwn(acquisition);
-                    return true;
+                    return OptionalLong.of(granted.getID());
                 }));
     }
 
@@ -299,7 +318,7 @@ final class Acquisitions {
                         rejoin(acquisition);
                         slot.reopen();
                         slots.putIfAbsent(holder, slot);
-                        throw new CompletionException(EtcdErrors.unwrap(error));
+                        throw new CompletionException(Futures.unwrap(error));
                     });
                 });
     }
@@ -332,27 +351,19 @@ final class Acquisitions {
                 return CompletableFuture.completedFuture(false);
             }
             leave(acquisition);
-            return client.getLeaseClient().grant(seconds(keepFor)).thenCompose(granted -> client.getKVClient().txn()
-                    .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.value(value(holder))))
-                    .Then(Op.put(acquisition.key(), value(holder), PutOption.builder().withLeaseId(granted.getID()).build()))
-                    .commit()
-                    .thenCompose(response -> {
-                        if (!response.isSucceeded()) {
-                            client.getLeaseClient().revoke(granted.getID());
-                        }
-                        if (acquisition.session() != null) {
-                            return CompletableFuture.completedFuture(response.isSucceeded());
-                        }
-                        return client.getLeaseClient().revoke(acquisition.leaseId())
-                                .handle((revoked, error) -> response.isSucceeded());
-                    })).whenComplete((kept, error) -> {
-                        if (error != null) {
-                            // Not settled: keep it, so a retried release tries again.
-                            rejoin(acquisition);
-                            slot.reopen();
-                            slots.putIfAbsent(holder, slot);
-                        }
-                    });
+            return moveToNewLease(acquisition, holder, seconds(keepFor)).thenCompose(moved -> {
+                if (acquisition.session() != null) {
+                    return CompletableFuture.completedFuture(moved.isPresent());
+                }
+                return client.getLeaseClient().revoke(acquisition.leaseId()).handle((revoked, error) -> moved.isPresent());
+            }).whenComplete((kept, error) -> {
+                if (error != null) {
+                    // Not settled: keep it, so a retried release tries again.
+                    rejoin(acquisition);
+                    slot.reopen();
+                    slots.putIfAbsent(holder, slot);
+                }
+            });
         });
     }
 
@@ -412,13 +423,13 @@ final class Acquisitions {
             if (EtcdErrors.isLeaseNotFound(error)) {
                 return CompletableFuture.completedFuture(Liveness.LEASE_GONE);
             }
-            if (Status.fromThrowable(EtcdErrors.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
+            if (Status.fromThrowable(Futures.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
                     && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_RETRY_MILLIS) - giveUpAtNanos < 0) {
                 return CompletableFuture.supplyAsync(() -> null,
                                 CompletableFuture.delayedExecutor(KEEP_ALIVE_RETRY_MILLIS, TimeUnit.MILLISECONDS))
                         .thenCompose(ignored -> keepAlive(acquisition, keyToo, giveUpAtNanos));
             }
-            return CompletableFuture.<Liveness>failedFuture(EtcdErrors.unwrap(error));
+            return CompletableFuture.<Liveness>failedFuture(Futures.unwrap(error));
         }).thenCompose(answer -> answer);
     }
 

@@ -24,8 +24,12 @@ import java.util.OptionalInt;
  * so clients of two versions on one table never both grant. Clients before the fair lock and the
  * semaphore see {@code xw}, {@code xf}, {@code m}, {@code q}, {@code qp<n>} and {@code p<n>} rows as exclusive
  * holders: they wait for them, and never grant against them.
+ *
+ * @param kind      the lock kind
+ * @param code      the code of this kind's lease rows
+ * @param operation the attempt, for messages: "the read acquire"
  */
-final class LeaseKind {
+record LeaseKind(LockKind kind, String code, String operation) {
 
     static final String MUTEX_CODE = "x";
     static final String READER = "r";
@@ -64,16 +68,6 @@ final class LeaseKind {
         }
     }
 
-    private final LockKind kind;
-    private final String code;
-    private final String operation;
-
-    private LeaseKind(LockKind kind, String code, String operation) {
-        this.kind = kind;
-        this.code = code;
-        this.operation = operation;
-    }
-
     static LeaseKind of(LockKind kind) {
         if (kind instanceof LockKind.Permits permits) {
             return new LeaseKind(kind, PERMIT_PREFIX + permits.permits(), "the permit acquire");
@@ -90,23 +84,9 @@ final class LeaseKind {
         return new LeaseKind(kind, MUTEX_CODE, "the acquire");
     }
 
-    LockKind kind() {
-        return kind;
-    }
-
-    /** The code of this kind's lease rows. */
-    String code() {
-        return code;
-    }
-
     /** The lock kind's meter tag ({@link dev.leasehold.spi.LockProtocol#kind()}). */
     String tag() {
         return kind.tag();
-    }
-
-    /** The attempt, for messages: "the read acquire". */
-    String operation() {
-        return operation;
     }
 
     /** The code of this kind's queue registrations, or null for a kind without a queue. */

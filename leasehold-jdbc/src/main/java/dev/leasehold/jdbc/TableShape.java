@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Checks that an existing table has the columns Leasehold writes, so a table of the same name made
@@ -42,36 +41,39 @@ final class TableShape {
     }
 
     private static List<Column> columns(Connection connection, String table) throws SQLException {
-        String sql = "SELECT column_name, data_type FROM information_schema.columns "
-                + "WHERE table_name = ? AND table_schema = coalesce(?, current_schema()) ORDER BY ordinal_position";
-        List<Column> columns = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            bindName(select, table);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    columns.add(new Column(rows.getString(1), rows.getString(2)));
-                }
-            }
-        }
-        return columns;
+        return catalog(connection, "SELECT column_name, data_type FROM information_schema.columns "
+                + "WHERE table_name = ? AND table_schema = coalesce(?, current_schema()) ORDER BY ordinal_position",
+                table, row -> new Column(row.getString(1), row.getString(2)));
     }
 
     private static String primaryKey(Connection connection, String table) throws SQLException {
-        String sql = "SELECT k.column_name FROM information_schema.table_constraints c "
+        return String.join(", ", catalog(connection, "SELECT k.column_name FROM information_schema.table_constraints c "
                 + "JOIN information_schema.key_column_usage k ON k.constraint_name = c.constraint_name "
                 + "AND k.table_schema = c.table_schema AND k.table_name = c.table_name "
                 + "WHERE c.constraint_type = 'PRIMARY KEY' AND c.table_name = ? "
-                + "AND c.table_schema = coalesce(?, current_schema()) ORDER BY k.ordinal_position";
-        List<String> names = new ArrayList<>();
+                + "AND c.table_schema = coalesce(?, current_schema()) ORDER BY k.ordinal_position",
+                table, row -> row.getString(1)));
+    }
+
+    /** The rows of a catalog query whose two parameters are the table's name and schema, each mapped. */
+    private static <T> List<T> catalog(Connection connection, String sql, String table, RowMapper<T> mapper)
+            throws SQLException {
+        List<T> found = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             bindName(select, table);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    names.add(rows.getString(1));
+                    found.add(mapper.map(rows));
                 }
             }
         }
-        return names.stream().collect(Collectors.joining(", "));
+        return found;
+    }
+
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    private interface RowMapper<T> {
+        T map(ResultSet row) throws SQLException;
     }
 
     private static void bindName(PreparedStatement select, String table) throws SQLException {

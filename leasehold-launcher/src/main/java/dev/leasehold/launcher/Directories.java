@@ -6,9 +6,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Deletes a server's working directory. */
 final class Directories {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Directories.class);
 
     private Directories() {
     }
@@ -34,6 +38,21 @@ final class Directories {
             delete(dir);
         } catch (IOException e) {
             // the JVM is exiting; the directory stays in the temporary area
+        }
+    }
+
+    /**
+     * Deletes {@code dir}, a directory the {@link ShutdownReaper} tracks, when its {@code server}
+     * (a name for the log, e.g. {@code PostgreSQL}) is done with it, and stops tracking it; if
+     * something cannot be deleted, logs a warning and leaves the directory to the reaper, which
+     * tries again when the JVM exits.
+     */
+    static void deleteRegistered(Path dir, String server) {
+        try {
+            delete(dir);
+            ShutdownReaper.unregister(dir);
+        } catch (IOException e) {
+            LOG.warn("could not delete {} directory {}; it goes when the JVM exits", server, dir, e);
         }
     }
 }

@@ -101,8 +101,7 @@ public final class EtcdCluster implements AutoCloseable {
         try {
             network = partitionable ? NamespaceNetwork.create(members) : null;
         } catch (RuntimeException e) {
-            Directories.deleteQuietly(dir);
-            ShutdownReaper.unregister(dir);
+            Directories.deleteRegistered(dir, "etcd");
             throw e;
         }
         EtcdCluster cluster = new EtcdCluster(binary, dir, members, network);
@@ -306,8 +305,7 @@ public final class EtcdCluster implements AutoCloseable {
                     network.close();
                 }
             } finally {
-                Directories.deleteQuietly(dir);
-                ShutdownReaper.unregister(dir);
+                Directories.deleteRegistered(dir, "etcd");
             }
         }
     }

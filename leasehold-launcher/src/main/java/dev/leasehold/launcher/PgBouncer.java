@@ -69,10 +69,10 @@ public final class PgBouncer implements AutoCloseable {
             bouncer.awaitReady();
             return bouncer;
         } catch (IOException e) {
-            Directories.deleteQuietly(dir);
+            Directories.deleteRegistered(dir, "PgBouncer");
             throw new UncheckedIOException("cannot start PgBouncer in " + dir, e);
         } catch (RuntimeException e) {
-            Directories.deleteQuietly(dir);
+            Directories.deleteRegistered(dir, "PgBouncer");
             throw e;
         }
     }
@@ -109,8 +109,7 @@ public final class PgBouncer implements AutoCloseable {
                 Uninterruptibly.awaitExit(process, EXIT_TIMEOUT, "PgBouncer");
             } finally {
                 ShutdownReaper.unregister(process);
-                Directories.deleteQuietly(dir);
-                ShutdownReaper.unregister(dir);
+                Directories.deleteRegistered(dir, "PgBouncer");
             }
         });
     }

@@ -102,7 +102,7 @@ public final class PostgresServer implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            deleteDirectory(dir);
+            Directories.deleteRegistered(dir, "PostgreSQL");
             throw e;
         }
     }
@@ -234,7 +234,7 @@ public final class PostgresServer implements AutoCloseable {
             kill(); // runs to its end on an interrupted thread too
         } finally {
             OPEN.remove(this);
-            deleteDirectory(dir);
+            Directories.deleteRegistered(dir, "PostgreSQL");
         }
     }
 
@@ -380,15 +380,6 @@ public final class PostgresServer implements AutoCloseable {
     private void requireAlive(String action) {
         if (!isAlive()) {
             throw new IllegalStateException("cannot " + action + " PostgreSQL on port " + port + ": it is not running");
-        }
-    }
-
-    private static void deleteDirectory(Path dir) {
-        try {
-            Directories.delete(dir);
-            ShutdownReaper.unregister(dir);
-        } catch (IOException e) {
-            LOG.warn("could not delete PostgreSQL directory {}; it goes when the JVM exits", dir, e);
         }
     }
 }

@@ -1,14 +1,11 @@
 package dev.leasehold.launcher;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A real {@code redis-server} child process listening on 127.0.0.1, which a test can kill,
@@ -21,8 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RedisServer implements AutoCloseable {
 
-
-    private static final Logger LOG = LoggerFactory.getLogger(RedisServer.class);
     private static final Duration PORT_BUSY_PATIENCE = Duration.ofSeconds(5);
     private static final int AUTO_PORT_ATTEMPTS = 3;
 
@@ -61,7 +56,7 @@ public final class RedisServer implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            deleteDirectory(dir);
+            Directories.deleteRegistered(dir, "redis-server");
             throw e;
         }
     }
@@ -198,7 +193,7 @@ public final class RedisServer implements AutoCloseable {
         try {
             kill();
         } finally {
-            deleteDirectory(dir());
+            Directories.deleteRegistered(dir(), "redis-server");
         }
     }
 
@@ -234,15 +229,6 @@ public final class RedisServer implements AutoCloseable {
     private void requireAlive(String action) {
         if (!isAlive()) {
             throw new IllegalStateException("cannot " + action + " redis-server on port " + port() + ": it is not running");
-        }
-    }
-
-    private static void deleteDirectory(Path dir) {
-        try {
-            Directories.delete(dir);
-            ShutdownReaper.unregister(dir);
-        } catch (IOException e) {
-            LOG.warn("could not delete redis-server directory {}; it goes when the JVM exits", dir, e);
         }
     }
 }

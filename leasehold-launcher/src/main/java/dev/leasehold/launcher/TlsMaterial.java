@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.Objects;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -19,9 +20,13 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * <p>The server certificate is valid for {@code IP:127.0.0.1} and {@code DNS:localhost}, so
  * clients can verify the host name. Keys are EC P-256, unencrypted PEM; certificates are valid
- * for two days. Instances are immutable.
+ * for two days.
+ *
+ * @param caCert     the CA certificate (PEM) that signed {@code serverCert}
+ * @param serverCert the server certificate (PEM)
+ * @param serverKey  the server's private key (PEM, unencrypted)
  */
-public final class TlsMaterial {
+public record TlsMaterial(Path caCert, Path serverCert, Path serverKey) {
 
     private static final Duration OPENSSL_TIMEOUT = Duration.ofSeconds(30);
     private static final String VALID_DAYS = "2";
@@ -53,16 +58,11 @@ public final class TlsMaterial {
             subjectAltName = IP:127.0.0.1, DNS:localhost
             """;
 
-    private final Path caCert;
-    private final Path serverCert;
-    private final Path serverKey;
-    private final SSLContext sslContext;
-
-    private TlsMaterial(Path caCert, Path serverCert, Path serverKey) {
-        this.caCert = caCert;
-        this.serverCert = serverCert;
-        this.serverKey = serverKey;
-        this.sslContext = trusting(caCert);
+    /** @throws NullPointerException if a path is null */
+    public TlsMaterial {
+        Objects.requireNonNull(caCert, "caCert");
+        Objects.requireNonNull(serverCert, "serverCert");
+        Objects.requireNonNull(serverKey, "serverKey");
     }
 
     /**
@@ -98,24 +98,14 @@ public final class TlsMaterial {
         }
     }
 
-    /** The CA certificate (PEM) that signed {@link #serverCert()}. */
-    public Path caCert() {
-        return caCert;
-    }
-
-    /** The server certificate (PEM). */
-    public Path serverCert() {
-        return serverCert;
-    }
-
-    /** The server's private key (PEM, unencrypted). */
-    public Path serverKey() {
-        return serverKey;
-    }
-
-    /** A client context that trusts exactly {@link #caCert()}; no client certificate. */
+    /**
+     * A new client context that trusts exactly {@link #caCert()}; no client certificate.
+     *
+     * @throws UncheckedIOException  if the CA certificate cannot be read
+     * @throws IllegalStateException if it is no X.509 certificate
+     */
     public SSLContext sslContext() {
-        return sslContext;
+        return trusting(caCert);
     }
 
     private static void openssl(Object... args) {

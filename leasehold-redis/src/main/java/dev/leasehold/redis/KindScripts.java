@@ -10,6 +10,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -28,11 +29,14 @@ import java.util.function.UnaryOperator;
  * @param release   a release, or (with a waiter id) the clean-up of an abandoned acquire
  * @param renewals  the batch renewal script: {@code renew_batch.lua} for a lease held as a key,
  *                  {@code renew_members.lua} for one held as a sorted-set member
- * @param leaseKey  the key that holds a lease of the kind, from the lock name
+ * @param leaseKey  the key that holds a lease of the kind, from the lock name alone: it is computed for
+ *                  every renewal of every held lease, so it builds that one key and no other
  * @param keep      the release within hold-at-least: keeps the lease for a while instead
+ * @param covers    whether the acquire script covers the client's other waiters
+ *                  ({@link dev.leasehold.spi.LockProtocol#coversWaiters()})
  */
 record KindScripts(LockKind kind, String noun, Admission admission, Acquire acquire, Release release,
-                   RedisScript renewals, UnaryOperator<String> leaseKey, Keep keep) {
+                   RedisScript renewals, UnaryOperator<String> leaseKey, Keep keep, boolean covers) {
 
     /**
      * Values every call of a client passes: how long a fence key and a waiter registration live,
@@ -106,21 +110,23 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                         request.ttl(), timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
                 (commands, keys, holder, waiter, timing) -> mutex.releaseReserving(commands, keys, holder, waiter,
                         timing.handoffReservation()),
-                scripts.renewBatch, UnaryOperator.identity(), keepKey(mutex));
+                scripts.renewBatch, KindScripts::lockKey, keepKey(mutex), false);
     }
 
-    /** The fair lock: the lock key, and a queue every attempt registers in (its place is its arrival). */
+    /**
+     * The fair lock: the lock key, and a queue every attempt registers in (its place is its arrival).
+     * An attempt covers the client's other waiters ({@code fair_acquire.lua}'s ARGV[6..]).
+     */
     private static KindScripts fair(LockKind kind, RedisScripts scripts) {
         return new KindScripts(kind, "fair lock", Admission.SHARED,
                 (commands, keys, request, timing) -> answer(scripts.fairAcquire.run(commands, ScriptOutputType.MULTI,
                         new String[] {keys.lock(), keys.fence(), keys.queue(), keys.queueInfo(), keys.readers()},
-                        request.holder(), millis(request.ttl()), timing.fenceRetentionMillis(),
-                        timing.waiterRegistrationMillis(), Long.toString(request.stamp()))),
+                        fairArguments(request, timing))),
                 // The release always forgets the caller's place, and passes on a lock handed to it.
                 (commands, keys, holder, waiter, timing) -> released(scripts.fairRelease.run(commands,
                         ScriptOutputType.INTEGER, fairKeys(keys), holder, timing.fenceRetentionMillis(),
                         keys.channel())),
-                scripts.renewBatch, UnaryOperator.identity(), keepKey(scripts.mutex));
+                scripts.renewBatch, KindScripts::lockKey, keepKey(scripts.mutex), true);
     }
 
     /** The read lock: a member of the readers set, admitted while no writer holds or waits. */
@@ -133,7 +139,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.readRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.readers(), keys.writers(), keys.waiters()},
                         holder, waiter, keys.channel())),
-                scripts.renewMembers, LockKeys::readersOf, keepMember(scripts, LockKeys::readers));
+                scripts.renewMembers, LockKeys::readersOf, keepMember(scripts, LockKeys::readers), false);
     }
 
     /** The write lock: the lock key once no live reader remains; a blocked writer registers even unsubscribed. */
@@ -146,7 +152,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.writeRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.writers(), keys.waiters()},
                         holder, waiter, keys.channel())),
-                scripts.renewBatch, UnaryOperator.identity(), keepKey(scripts.mutex));
+                scripts.renewBatch, KindScripts::lockKey, keepKey(scripts.mutex), false);
     }
 
     /** A permit: a member of the permits set, which also stores the number of permits while a lease lives. */
@@ -160,7 +166,12 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.semaphoreRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.permits(), keys.waiters()}, holder, waiter,
                         keys.channel())),
-                scripts.renewMembers, LockKeys::permitsOf, keepMember(scripts, LockKeys::permits));
+                scripts.renewMembers, LockKeys::permitsOf, keepMember(scripts, LockKeys::permits), false);
+    }
+
+    /** The lock key of a name: the name itself ({@link LockKeys#lock()}), so a plain {@code SET NX} lock excludes it. */
+    private static String lockKey(String name) {
+        return name;
     }
 
     /** A lease held as the lock key: {@code release_holding.lua} sets the key's life instead of deleting it. */
@@ -172,6 +183,14 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
     private static Keep keepMember(RedisScripts scripts, Function<LockKeys, String> set) {
         return (commands, keys, holder, keepFor) -> released(scripts.releaseHoldingMember.run(commands,
                 ScriptOutputType.INTEGER, new String[] {set.apply(keys)}, holder, MutexScripts.millisUp(keepFor)));
+    }
+
+    /** fair_acquire.lua's arguments: the attempt's, then the waiters it covers. */
+    private static String[] fairArguments(AcquireRequest request, Timing timing) {
+        List<String> arguments = new ArrayList<>(List.of(request.holder(), millis(request.ttl()),
+                timing.fenceRetentionMillis(), timing.waiterRegistrationMillis(), Long.toString(request.stamp())));
+        arguments.addAll(request.covering());
+        return arguments.toArray(String[]::new);
     }
 
     /** The waiter id an attempt registers: the holder's once it listens for releases, else none. */

@@ -36,7 +36,7 @@ final class RedisBackend extends InspectedBackend<RedisInspector> {
     private final String keyPrefix;
 
     RedisBackend(RedisDeployment deployment, LeaseEngine.Settings settings, Duration fenceRetention, String keyPrefix) {
-        this(deployment, settings, fenceRetention, keyPrefix, new RedisScripts(deployment.shardedPubSub()));
+        this(deployment, settings, fenceRetention, keyPrefix, new RedisScripts(deployment.shardedPubSub(), deployment.clientChannels()));
     }
 
     private RedisBackend(RedisDeployment deployment, LeaseEngine.Settings settings, Duration fenceRetention,
@@ -49,7 +49,7 @@ final class RedisBackend extends InspectedBackend<RedisInspector> {
         // Subscriptions outlive their last waiter by a few re-check periods: a lock that is handed
         // over again soon (the contended case) needs no new SUBSCRIBE.
         this.channels = new ReleaseChannels(deployment.pubSub(), deployment.describe(),
-                settings.maxRecheck().multipliedBy(3));
+                settings.maxRecheck().multipliedBy(3), deployment.clientChannels());
         this.server = new RedisProtocol.Server(deployment, scripts, channels,
                 new KindScripts.Timing(fenceRetention, settings.waiterRegistration(),
                         KindScripts.Timing.HANDOFF_RESERVATION));

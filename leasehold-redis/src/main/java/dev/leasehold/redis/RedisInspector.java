@@ -16,8 +16,6 @@ import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -212,8 +210,8 @@ final class RedisInspector implements Inspector {
         return held;
     }
 
-    /** The keys of lib_snapshot.lua, in its order. */
-    private static String[] snapshotKeys(LockKeys keys) {
+    /** The keys of lib_snapshot.lua, in its order: what inspect.lua (and each name's part of list.lua) reads. */
+    static String[] snapshotKeys(LockKeys keys) {
         return new String[] {keys.lock(), keys.fence(), keys.waiters(), keys.readers(), keys.writers(),
                 keys.permits(), keys.queue(), keys.queueInfo()};
     }
@@ -272,15 +270,9 @@ final class RedisInspector implements Inspector {
      */
     @Override
     public Optional<BrokenLock> breakLock(String name, String reason) {
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("reason must not be null or blank: say why the lock is broken");
-        }
-        if (reason.length() > RedisLockClient.MAX_REASON_LENGTH) {
-            throw new IllegalArgumentException("reason must be at most " + RedisLockClient.MAX_REASON_LENGTH
-                    + " characters, got " + reason.length());
-        }
+        Args.breakReason(reason);
         LockKeys keys = LockKeys.of(name);
-        String by = whoAmI();
+        String by = BrokenLock.operator();
         List<Object> reply = await(scripts.breakLock.run(deployment.commands(), ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.broken(), keys.readers(), keys.permits()}, by, reason,
                 Long.toString(fenceRetention.toMillis()),
@@ -294,16 +286,6 @@ final class RedisInspector implements Inspector {
         LOG.warn("Lock '{}' broken by {}: holder {} deleted, fence advanced to {}; reason: {}",
                 name, by, broken.holder(), broken.fence(), reason);
         return Optional.of(broken);
-    }
-
-    private static String whoAmI() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException | SecurityException unknown) {
-            host = "unknown-host";
-        }
-        return System.getProperty("user.name", "unknown-user") + "@" + host;
     }
 
     /** The reply within the operation timeout, errors typed by {@link RedisErrors}. */

@@ -5,6 +5,7 @@ import dev.leasehold.engine.EngineLockClient;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisDeployment;
+import dev.leasehold.spi.Args;
 
 import java.time.Duration;
 
@@ -48,7 +49,7 @@ public final class RedisLockClient extends EngineLockClient {
     /** How long the audit record of a break ({@link LockKeys#broken()}) lives. */
     public static final Duration BREAK_AUDIT_RETENTION = Duration.ofHours(24);
     /** Longest reason accepted by {@link #breakLock(String, String)}, in characters. */
-    public static final int MAX_REASON_LENGTH = 1_000;
+    public static final int MAX_REASON_LENGTH = Args.MAX_REASON_LENGTH;
 
     private final RedisBackend redis;
 

@@ -119,7 +119,16 @@ final class RedisProtocol implements LockProtocol {
         CompletableFuture<MutexScripts.Answer> reply = kind.acquire().run(server.deployment.commands(),
                 LockKeys.of(request.name()), request, server.timing);
         return translated(reply, request.name(), "the acquire of " + kind.noun() + " '" + request.name() + "'")
-                .thenApply(MutexScripts.Answer::toAttempt);
+                .thenApply(answer -> {
+                    // Covered waiters that must attempt themselves, woken as a notification would.
+                    answer.wake().forEach(waiter -> server.channels.wake(LockKeys.of(request.name()).channel(), waiter));
+                    return answer.toAttempt();
+                });
+    }
+
+    @Override
+    public boolean coversWaiters() {
+        return kind.covers();
     }
 
     /** An explicit extension: queued until {@link #flushRenewals()}, which the engine calls right after. */

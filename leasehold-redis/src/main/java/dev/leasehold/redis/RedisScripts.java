@@ -13,6 +13,8 @@ import dev.leasehold.redis.internal.RedisScript;
  */
 final class RedisScripts {
 
+    private final boolean sharded;
+    private final boolean clientChannels;
     final MutexScripts mutex;
     final RedisScript renewBatch;
     final RedisScript renewMembers;
@@ -33,36 +35,40 @@ final class RedisScripts {
     final RedisScript leaderClear;
     final RedisScript leaderRead;
 
-    /** The scripts of a single server (plain {@code PUBLISH}). */
+    /** The scripts of a single server (plain {@code PUBLISH}, a woken waiter addressed on its client's channel). */
     RedisScripts() {
-        this(false);
+        this(false, true);
     }
 
-    /** @param sharded publish with {@code SPUBLISH} (a Cluster of Redis 7 or later), else with {@code PUBLISH} */
-    RedisScripts(boolean sharded) {
-        this.mutex = new MutexScripts(sharded);
-        this.renewBatch = load("renew_batch.lua", sharded);
-        this.renewMembers = load("renew_members.lua", sharded);
-        this.inspect = load("inspect.lua", sharded);
-        this.list = load("list.lua", sharded);
-        this.breakLock = load("break.lua", sharded);
-        this.readAcquire = load("read_acquire.lua", sharded);
-        this.readRelease = load("read_release.lua", sharded);
-        this.writeAcquire = load("write_acquire.lua", sharded);
-        this.writeRelease = load("write_release.lua", sharded);
-        this.semaphoreAcquire = load("semaphore_acquire.lua", sharded);
-        this.semaphoreRelease = load("semaphore_release.lua", sharded);
-        this.semaphoreAvailable = load("semaphore_available.lua", sharded);
-        this.fairAcquire = load("fair_acquire.lua", sharded);
-        this.fairRelease = load("fair_release.lua", sharded);
-        this.releaseHoldingMember = load("release_holding_member.lua", sharded);
-        this.leaderPublish = load("leader_publish.lua", sharded);
-        this.leaderClear = load("leader_clear.lua", sharded);
-        this.leaderRead = load("leader_read.lua", sharded);
+    /**
+     * @param sharded        publish with {@code SPUBLISH} (a Cluster of Redis 7 or later), else with {@code PUBLISH}
+     * @param clientChannels wake one waiter on its client's channel ({@code lib_wake.lua}), else on the lock's
+     */
+    RedisScripts(boolean sharded, boolean clientChannels) {
+        this.sharded = sharded;
+        this.clientChannels = clientChannels;
+        this.mutex = new MutexScripts(sharded, clientChannels);
+        this.renewBatch = load("renew_batch.lua");
+        this.renewMembers = load("renew_members.lua");
+        this.inspect = load("inspect.lua");
+        this.list = load("list.lua");
+        this.breakLock = load("break.lua");
+        this.readAcquire = load("read_acquire.lua");
+        this.readRelease = load("read_release.lua");
+        this.writeAcquire = load("write_acquire.lua");
+        this.writeRelease = load("write_release.lua");
+        this.semaphoreAcquire = load("semaphore_acquire.lua");
+        this.semaphoreRelease = load("semaphore_release.lua");
+        this.semaphoreAvailable = load("semaphore_available.lua");
+        this.fairAcquire = load("fair_acquire.lua");
+        this.fairRelease = load("fair_release.lua");
+        this.releaseHoldingMember = load("release_holding_member.lua");
+        this.leaderPublish = load("leader_publish.lua");
+        this.leaderClear = load("leader_clear.lua");
+        this.leaderRead = load("leader_read.lua");
     }
 
-    private static RedisScript load(String resource, boolean sharded) {
-        RedisScript script = RedisScript.load(resource);
-        return sharded ? script.withShardedPublish() : script;
+    private RedisScript load(String resource) {
+        return RedisScript.load(resource).forDeployment(sharded, clientChannels);
     }
 }

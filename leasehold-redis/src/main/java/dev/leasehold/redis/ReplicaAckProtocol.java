@@ -4,11 +4,11 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.spi.AcquireRequest;
-import dev.leasehold.spi.Admission;
 import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.ForwardingLockProtocol;
 import dev.leasehold.spi.LockProtocol;
-import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.RenewalRound;
 import dev.leasehold.redis.internal.RedisDeployment;
 
 import java.time.Duration;
@@ -26,10 +26,13 @@ import java.util.concurrent.CompletableFuture;
  * ({@link dev.leasehold.spi.Wake.Granted}) is taken by an acknowledged attempt too
  * ({@link HandoffAsRetry}), so it is refused and released like any grant with too few
  * acknowledgements.
+ *
+ * <p>Everything else, the {@link #kind()} included (the acknowledgement is not a kind of its own),
+ * is the wrapped kind's. Releases are not acknowledged: a kept lock lost in a failover frees early,
+ * which costs no safety.
  */
-final class ReplicaAckProtocol implements LockProtocol {
+final class ReplicaAckProtocol extends ForwardingLockProtocol {
 
-    private final LockProtocol inner;
     private final RedisDeployment connection;
     private final LockOptions.ReplicaAck ack;
 
@@ -38,42 +41,21 @@ final class ReplicaAckProtocol implements LockProtocol {
      * @param connection that connection
      */
     ReplicaAckProtocol(LockProtocol inner, RedisDeployment connection, LockOptions.ReplicaAck ack) {
-        this.inner = inner;
+        super(inner);
         this.connection = connection;
         this.ack = ack;
-    }
-
-    @Override
-    public String describe() {
-        return inner.describe();
-    }
-
-    /** The wrapped kind's word: the acknowledgement is not a kind of its own. */
-    @Override
-    public String kind() {
-        return inner.kind();
-    }
-
-    @Override
-    public Admission admission() {
-        return inner.admission();
-    }
-
-    @Override
-    public boolean boundsCallsWithin(Duration timeout) {
-        return inner.boundsCallsWithin(timeout);
     }
 
     /** A grant without enough acknowledgements is released, then reported as a {@link LockUnavailableException}. */
     @Override
     public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
-        return inner.tryAcquire(request).thenCompose(attempt -> {
+        return delegate().tryAcquire(request).thenCompose(attempt -> {
             if (!(attempt instanceof Attempt.Acquired)) {
                 return CompletableFuture.completedFuture(attempt);
             }
             return acknowledged(request.name()).thenCompose(acks -> acks >= ack.replicas()
                     ? CompletableFuture.completedFuture(attempt)
-                    : inner.release(request.name(), request.holder()).<Attempt>handle((released, error) -> {
+                    : delegate().release(request.name(), request.holder()).<Attempt>handle((released, error) -> {
                         throw tooFew("the acquire of '" + request.name() + "'", acks, "it was released");
                     }));
         });
@@ -82,7 +64,7 @@ final class ReplicaAckProtocol implements LockProtocol {
     /** A renewal without enough acknowledgements fails, as a renewal the server did not answer. */
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
-        return inner.renew(name, holder, ttl).thenCompose(extended -> !extended
+        return delegate().renew(name, holder, ttl).thenCompose(extended -> !extended
                 ? CompletableFuture.completedFuture(false)
                 : acknowledged(name).thenApply(acks -> {
                     if (acks < ack.replicas()) {
@@ -90,6 +72,16 @@ final class ReplicaAckProtocol implements LockProtocol {
                     }
                     return true;
                 }));
+    }
+
+    /**
+     * The watchdog's renewals one by one through {@link #renew(String, String, Duration)}, so each
+     * waits for its replicas: forwarded whole, the round would reach the wrapped protocol's batch
+     * and count without any acknowledgement.
+     */
+    @Override
+    public void renew(RenewalRound round) {
+        RenewalRound.renewOneByOne(round, this);
     }
 
     private CompletableFuture<Long> acknowledged(String name) {
@@ -104,35 +96,14 @@ final class ReplicaAckProtocol implements LockProtocol {
                 new NodeFailure(describe(), NodeFailure.Kind.ERROR, null));
     }
 
-    @Override
-    public void flushRenewals() {
-        inner.flushRenewals();
-    }
-
-    @Override
-    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
-        return inner.release(name, holder);
-    }
-
-    /** Not acknowledged: a kept lock lost in a failover frees early, which costs no safety. */
-    @Override
-    public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
-        return inner.releaseHolding(name, holder, keepFor);
-    }
-
-    @Override
-    public CompletableFuture<Void> abandon(String name, String holder) {
-        return inner.abandon(name, holder);
-    }
-
     /** A handoff wakes the waiter to an acknowledged attempt, never straight into a lease: see {@link HandoffAsRetry}. */
     @Override
     public ReleaseSignal subscribe(String name, String holder) {
-        return HandoffAsRetry.of(inner.subscribe(name, holder));
+        return HandoffAsRetry.of(delegate().subscribe(name, holder));
     }
 
     @Override
     public ReleaseSignal subscribeIfActive(String name, String holder) {
-        return HandoffAsRetry.of(inner.subscribeIfActive(name, holder));
+        return HandoffAsRetry.of(delegate().subscribeIfActive(name, holder));
     }
 }

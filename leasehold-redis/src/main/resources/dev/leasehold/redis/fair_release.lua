@@ -12,8 +12,9 @@
 -- ARGV[3]  the release channel (a channel, not a key: passed as data)
 --
 -- On a handoff, publishes '<waiter> <token> <stamp>' (the waiter's id, its token, the stamp of its
--- last attempt this server processed). If the fence cannot issue a token, publishes '<waiter>'
--- instead, so the waiter tries again and meets the fence's error itself. Queue keys of another
+-- last attempt this server processed) on the waiter's client's channel (lib_wake.lua). If the
+-- fence cannot issue a token, publishes '<waiter>' there instead, so the waiter tries again and
+-- meets the fence's error itself. Queue keys of another
 -- type are left alone and '*' (wake everyone) is published, since who waits is unknown.
 --
 -- Returns 1 if the lock was the caller's and is now released (and perhaps handed over), 0 if not
@@ -21,6 +22,7 @@
 
 -- #include lib_fence.lua
 -- #include lib_fair_queue.lua
+-- #include lib_wake.lua
 
 local queueKind = redis.call('type', KEYS[3])['ok']
 local infoKind = redis.call('type', KEYS[4])['ok']
@@ -45,7 +47,7 @@ if not waiter then
 end
 local refused, last = fence_check(KEYS[2])
 if refused then
-  redis.call('publish', ARGV[3], waiter)
+  wake_publish(ARGV[3], waiter, waiter)
   return 1
 end
 redis.call('set', KEYS[1], waiter, 'PX', entry.ttl)
@@ -54,5 +56,5 @@ local token = fence_next(KEYS[2], ARGV[2], last)
 -- missed the notification still finds them.
 local ttl = tonumber(entry.ttl)
 queue_write(KEYS[3], KEYS[4], waiter, nowMillis + ttl, entry.ttl, entry.stamp, token, ttl)
-redis.call('publish', ARGV[3], waiter .. ' ' .. token .. ' ' .. entry.stamp)
+wake_publish(ARGV[3], waiter, waiter .. ' ' .. token .. ' ' .. entry.stamp)
 return 1

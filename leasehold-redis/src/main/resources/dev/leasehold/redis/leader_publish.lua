@@ -2,8 +2,8 @@
 -- with the term's token, the leader's display id and its published value, expiring after the ttl
 -- unless refreshed. Fenced by the token: a record of a higher term is never overwritten, so a
 -- deposed leader's late refresh cannot hide its successor. Written only while the term's lock is
--- still held (the lock key exists and the fence still reads the term's token: the fence only
--- advances for a new holder). The fence key is made to live at least as long as the record (never
+-- still held (the lock key holds a lease, no reservation for a waiter, lib_handoff.lua, and the
+-- fence still reads the term's token: the fence only advances for a new holder). The fence key is made to live at least as long as the record (never
 -- shortened): it is written only at acquisitions and would otherwise expire, after the fence
 -- retention, under a term that outlasts it, and the record would then read as nobody leading.
 --
@@ -20,7 +20,10 @@
 -- Fails with 'LEASEHOLD_FOREIGN_TYPE <type> <key>', writing nothing, when the record key holds
 -- another type than a hash.
 
-if redis.call('exists', KEYS[1]) == 0 or redis.call('get', KEYS[2]) ~= ARGV[1] then
+-- #include lib_members.lua
+-- #include lib_handoff.lua
+
+if not handoff_is_held(KEYS[1]) or redis.call('get', KEYS[2]) ~= ARGV[1] then
   return 0
 end
 local record = redis.call('type', KEYS[3])['ok']

@@ -2,8 +2,8 @@
 -- so a client that releases and re-acquires at once cannot beat the woken waiter to the key (it
 -- would win that race nearly every time, and the woken waiter, whose failed attempt renews its
 -- registration, would go to the back of the wake order). Shared by release.lua (which reserves),
--- acquire.lua and read_acquire.lua (which claim), break.lua and lib_snapshot.lua (which read);
--- they include it after lib_members.lua with
+-- acquire.lua and read_acquire.lua (which claim), break.lua, lib_snapshot.lua, leader_read.lua and
+-- leader_publish.lua (which read); they include it after lib_members.lua with
 --   -- #include lib_handoff.lua
 --
 -- A reservation is the lock key set to HANDOFF_PREFIX .. waiter id, with a short PX: no holder id
@@ -12,16 +12,25 @@
 -- carries no token: nobody holds the lock while it lasts.
 
 local HANDOFF_PREFIX = '~'
+-- The shape of a holder (and waiter) id: HolderIds' 22 URL-safe base64 characters, ':', a base-36 counter.
+local HANDOFF_HOLDER_SHAPE = string.rep('[%w_%-]', 22) .. ':[%da-z]+'
 
--- Whether lock key value `value` (a string, or nil/false) is a reservation.
+-- Whether lock key value `value` (a string, or nil/false) is a reservation: the prefix and a
+-- waiter id. Another program's value that merely starts with the prefix is that program's lock.
 local function handoff_is_reservation(value)
-  return type(value) == 'string' and string.sub(value, 1, 1) == HANDOFF_PREFIX
+  return type(value) == 'string' and string.match(value, '^' .. HANDOFF_PREFIX .. HANDOFF_HOLDER_SHAPE .. '$') ~= nil
+end
+
+-- Whether lock key `lock` holds a lease: it exists (of any type: another program's value counts)
+-- and is no reservation.
+local function handoff_is_held(lock)
+  return redis.call('exists', lock) == 1 and not handoff_is_reservation(redis.pcall('get', lock))
 end
 
 -- After the lock key `lock` was freed: reserves it for `reservation` ms for the live registered
 -- waiter of `waiters` (of type `found`) whose registration is oldest, and wakes that waiter on
--- `channel`. The waiter leaves the registrations, so one that died costs one reservation and
--- never blocks the lock again. Without a registered waiter the key stays free; a waiters key of
+-- its client's channel beside `channel` (lib_wake.lua). The waiter leaves the registrations, so
+-- one that died costs one reservation and never blocks the lock again. Without a registered waiter the key stays free; a waiters key of
 -- another type wakes everyone instead (members_wake_oldest), since who waits is unknown.
 local function handoff_reserve(lock, waiters, found, channel, reservation)
   if found ~= 'zset' then
@@ -33,6 +42,6 @@ local function handoff_reserve(lock, waiters, found, channel, reservation)
   if next then
     redis.call('zrem', waiters, next)
     redis.call('set', lock, HANDOFF_PREFIX .. next, 'PX', reservation)
-    redis.call('publish', channel, next)
+    wake_publish(channel, next, next)
   end
 end

@@ -2,6 +2,8 @@
 -- readers, permits. Shared by the acquire and release scripts, which include it with
 --   -- #include lib_members.lua
 
+-- #include lib_wake.lua
+
 -- Server time, ms.
 local function members_now()
   local now = redis.call('time')
@@ -83,7 +85,8 @@ local function members_blocked(lock, set, count, millis)
 end
 
 -- Wakes the registered waiter of `waiters` (of type `found`) whose registration is oldest, on
--- `channel`, and with `forget` removes its registration, so a second release wakes another one.
+-- its client's channel beside `channel` (lib_wake.lua), and with `forget` removes its
+-- registration, so a second release wakes another one.
 -- A waiters key of another type cannot tell whether anyone waits: '*' (wake everyone) then, since
 -- a needless wake-up costs a re-check, a missed one a whole re-check interval.
 local function members_wake_oldest(waiters, found, channel, forget)
@@ -95,7 +98,7 @@ local function members_wake_oldest(waiters, found, channel, forget)
         if forget then
           redis.call('zrem', waiters, next)
         end
-        redis.call('publish', channel, next)
+        wake_publish(channel, next, next)
       end
     end
   elseif found ~= 'none' then

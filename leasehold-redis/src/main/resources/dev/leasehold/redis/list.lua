@@ -14,7 +14,7 @@
 -- #include lib_handoff.lua
 -- #include lib_snapshot.lua
 
-local HOLDER = '^' .. string.rep('[%w_%-]', 22) .. ':[%da-z]+$'
+local HOLDER = '^' .. HANDOFF_HOLDER_SHAPE .. '$'
 local now = redis.call('time')
 local millis = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local found = {}

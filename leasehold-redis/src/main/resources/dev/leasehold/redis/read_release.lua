@@ -10,7 +10,7 @@
 -- ARGV[2]  waiter id to forget, or ''
 -- ARGV[3]  the release channel (a channel, not a key: passed as data)
 --
--- Publishes the woken writer's id on the channel.
+-- Publishes the woken writer's id on its client's channel (lib_wake.lua).
 -- Returns 1 if the lease was live and is now ended, 0 if it was not (gone, expired, or a key of
 -- another type, which is left untouched).
 
@@ -29,7 +29,7 @@ if redis.call('zcard', KEYS[1]) == 0 and kind(KEYS[2]) == 'zset' then
   redis.call('zremrangebyscore', KEYS[2], '-inf', millis)
   local writer = redis.call('zrange', KEYS[2], 0, 0)[1]
   if writer then
-    redis.call('publish', ARGV[3], writer)
+    wake_publish(ARGV[3], writer, writer)
   end
 end
 if expiry > millis then

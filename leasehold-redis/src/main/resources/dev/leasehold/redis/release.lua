@@ -7,14 +7,16 @@
 --
 -- KEYS[1]  the lock key
 -- KEYS[2]  the waiters key (sorted set: waiter id -> registration expiry, server ms)
+-- KEYS[3]  (optional; passed with ARGV[4]) the permits key of the name's semaphore, whose waiters
+--          register in the same waiters key: while it exists, nothing is reserved
 -- ARGV[1]  holder id
 -- ARGV[2]  waiter id to forget, or ''
 -- ARGV[3]  the release channel (a channel, not a key: passed as data)
 -- ARGV[4]  (optional) how long the freed key stays reserved for the woken waiter, ms; absent or
 --          '' for no reservation
 --
--- Publishes the woken waiter's id on the channel, or '*' (wake everyone) when the waiters key
--- holds another type.
+-- Publishes the woken waiter's id on its client's channel (lib_wake.lua), or '*' (wake everyone)
+-- on the channel when the waiters key holds another type.
 --
 -- Returns 1 if the lock was ours and is now free (or reserved for the woken waiter), 0 if it was
 -- not ours (another holder, nobody, a reservation, or a value of another type). Keys of another
@@ -29,8 +31,10 @@ if ARGV[2] ~= '' and waiters == 'zset' then
 end
 local reservation = ARGV[4] or ''
 
+-- A permit's waiter never claims a reservation (semaphore_acquire.lua takes no lock key): one
+-- reserved for would stall the lock for the whole reservation, again on each release that picks it.
 local function wake()
-  if reservation == '' then
+  if reservation == '' or (KEYS[3] and redis.call('exists', KEYS[3]) == 1) then
     members_wake_oldest(KEYS[2], waiters, ARGV[3], false)
   else
     handoff_reserve(KEYS[1], KEYS[2], waiters, ARGV[3], reservation)

@@ -12,12 +12,15 @@
 --
 -- Publishes on the channel, only when someone live waits:
 --   after a release: '*' (wake everyone) when readers or mutex waiters wait, since all readers may
---   go at once; else the id of the waiting writer with the oldest registration;
+--   go at once; else the id of the waiting writer with the oldest registration (on its client's
+--   channel, lib_wake.lua);
 --   after forgetting the last writer registration while the lock key is free: '*', for the readers
 --   that yielded to that writer.
 -- A waiters key of another type cannot tell whether anyone waits: '*' then.
 -- Returns 1 if the lock was ours and is now free, 0 if it was not ours (another holder, nobody, or
 -- a value of another type). Keys of another type are left untouched.
+
+-- #include lib_wake.lua
 
 local function kind(key)
   return redis.call('type', key)['ok']
@@ -56,7 +59,7 @@ if ours then
   if waiting > 0 then
     redis.call('publish', ARGV[3], '*')
   elseif writer then
-    redis.call('publish', ARGV[3], writer)
+    wake_publish(ARGV[3], writer, writer)
   end
   return 1
 end

@@ -1,25 +1,22 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.DistributedLock;
+import dev.leasehold.LeaderInfo;
 import dev.leasehold.Lease;
 import dev.leasehold.engine.HolderIds;
-import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
-import dev.leasehold.testkit.junit.TestServer;
-import io.lettuce.core.RedisClient;
+import dev.leasehold.spi.LeaderRecords;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -35,34 +32,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MutexHandoffTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     private static final RedisScript ACQUIRE = RedisScript.load("acquire.lua");
     private static final RedisScript RELEASE = RedisScript.load("release.lua");
     private static final RedisScript READ_ACQUIRE = RedisScript.load("read_acquire.lua");
     private static final String RESERVATION_MILLIS = "5000";
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("handoff:lock");
-
-    @BeforeAll
-    static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
-    @BeforeEach
-    void flush() {
-        server.get().command("FLUSHALL");
-    }
 
     @Test
     void aReleaseReservesTheKeyForTheOldestWaiterWhoTakesItBeforeTheReleaser() {
@@ -91,14 +68,15 @@ class MutexHandoffTest {
 
     @Test
     void aReservationIsNobodysLeaseAndEndsOnItsOwn() {
+        String waiter = new HolderIds().next();
         acquire("holder-a", "holder-a");
-        acquire("holder-b", "holder-b");
+        acquire(waiter, waiter);
         release("holder-a", "", "200");
 
         assertThat(release("holder-a", "", "200")).as("the releaser no longer holds it").isZero();
         assertThat(new HolderIds().next()).as("no holder id looks like a reservation").doesNotStartWith("~");
-        assertThat(renewBatch("holder-b")).as("nor renewed as a lease of the waiter").isEqualTo(List.of(0L));
-        assertThat(server.get().command("GET", keys.lock())).isEqualTo("~holder-b");
+        assertThat(renewBatch(waiter)).as("nor renewed as a lease of the waiter: its one key refused").isEqualTo(List.of(1L));
+        assertThat(server.get().command("GET", keys.lock())).isEqualTo("~" + waiter);
         List<Object> free = inspect();
         assertThat(free.get(0)).as("inspect: free").isEqualTo("");
         assertThat(free.get(2)).isEqualTo(List.of());
@@ -147,12 +125,79 @@ class MutexHandoffTest {
     @Test
     void breakingAReservedNameFindsNothingToBreak() {
         acquire("holder-a", "holder-a");
-        acquire("holder-b", "holder-b");
+        String waiter = new HolderIds().next();
+        acquire(waiter, waiter);
         release("holder-a", "", RESERVATION_MILLIS);
         List<Object> reply = scripts.breakLock.<List<Object>>run(commands, ScriptOutputType.MULTI,
                 new String[] {keys.lock(), keys.fence(), keys.broken(), keys.readers(), keys.permits()},
                 "admin@host", "test", "60000", "60000", keys.channel()).join();
         assertThat(reply).containsExactly(0L);
+    }
+
+    /**
+     * Only the prefix and a holder id's shape make a reservation: another program's value that
+     * merely starts with '~' (here without a TTL, so it never frees itself) is a holder, as it was
+     * before reservations: inspect shows it, break deletes it.
+     */
+    @Test
+    void aForeignValueStartingWithATildeIsAHolderNotAReservation() {
+        try (RedisLockClient locks = RedisLocks.connect(server.get().uri())) {
+            server.get().command("SET", keys.lock(), "~worker-7");
+            assertThat(locks.inspect(keys.lock()).isHeld()).as("inspect").isTrue();
+            assertThat(locks.breakLock(keys.lock(), "test")).as("break").isPresent();
+            assertThat(server.get().command("EXISTS", keys.lock())).isEqualTo(0L);
+        }
+    }
+
+    /**
+     * A released term no longer holds the lock while the key is reserved for the next candidate:
+     * its leader record reads as nobody leading, and a late refresh of it writes nothing, as when
+     * the key is simply gone (RedisLeaderRecordsTest). They read the key as taken before.
+     */
+    @Test
+    void aReservedKeyIsNoTermOfTheLeaderWhoReleasedIt() {
+        try (RedisLockClient locks = RedisLocks.connect(server.get().uri())) {
+            LeaderRecords records = locks.leaderRecords();
+            LeaderInfo term = new LeaderInfo("a", token(acquire("holder-a", "holder-a")), Optional.empty());
+            String candidate = new HolderIds().next();
+            acquire(candidate, candidate);
+            assertThat(records.publish(keys.lock(), term, Duration.ofSeconds(10)).join()).isTrue();
+
+            assertThat(release("holder-a", "", RESERVATION_MILLIS)).isEqualTo(1L);
+            assertThat(server.get().command("GET", keys.lock())).isEqualTo("~" + candidate);
+            assertThat(records.read(keys.lock()).join()).as("the released term's record").isEmpty();
+            assertThat(records.publish(keys.lock(), term, Duration.ofSeconds(10)).join())
+                    .as("a late refresh of the released term").isFalse();
+        }
+    }
+
+    /**
+     * A semaphore of the name registers its waiters in the same waiters key, and a permit's waiter
+     * never claims a reservation: while a semaphore of the name is in use, a mutex release wakes the
+     * oldest waiter without reserving the key for it (as before reservations). Else each such
+     * waiter stalled the mutex for the whole reservation, on every release that picked it: two
+     * clients taking turns at a mutex made about 45 handoffs in 3 s beside one blocked permit waiter,
+     * against about 1,900 without it.
+     */
+    @Test
+    void whileASemaphoreOfTheNameIsInUseAReleaseReservesNothing() {
+        assertThat(semaphoreAcquire("permit-a", "").get(0)).isEqualTo(1L);
+        // "a-permit-b" sorts before "holder-b": it is the oldest registration even when both register
+        // within one millisecond, so the permit's release below wakes (and forgets) it, not holder-b.
+        assertThat(semaphoreAcquire("a-permit-b", "a-permit-b").get(0)).as("the permit's waiter, registered")
+                .isEqualTo(0L);
+        assertThat(acquire("holder-a", "holder-a").get(0)).as("the mutex: another family").isEqualTo(1L);
+        acquire("holder-b", "holder-b");
+
+        assertThat(releaseReserving("holder-a")).isTrue();
+        assertThat(server.get().command("EXISTS", keys.lock())).as("nothing reserved: free").isEqualTo(0L);
+
+        assertThat(scripts.semaphoreRelease.<Long>run(commands, ScriptOutputType.INTEGER,
+                new String[] {keys.permits(), keys.waiters()}, "permit-a", "", keys.channel()).join()).isEqualTo(1L);
+        assertThat(acquire("holder-a", "holder-a").get(0)).isEqualTo(1L);
+        assertThat(releaseReserving("holder-a")).isTrue();
+        assertThat(server.get().command("GET", keys.lock())).as("no semaphore in use: reserved again")
+                .isEqualTo("~holder-b");
     }
 
     /**
@@ -204,16 +249,27 @@ class MutexHandoffTest {
                 holder, waiter, keys.channel(), reservationMillis).join();
     }
 
+    /** A single server's mutex release, with the keys KindScripts passes, reserving for RESERVATION_MILLIS. */
+    private boolean releaseReserving(String holder) {
+        return scripts.mutex.releaseReserving(commands, keys, holder, "",
+                Duration.ofMillis(Long.parseLong(RESERVATION_MILLIS))).join();
+    }
+
+    private List<Object> semaphoreAcquire(String holder, String waiter) {
+        return scripts.semaphoreAcquire.<List<Object>>run(commands, ScriptOutputType.MULTI,
+                new String[] {keys.permits(), keys.fence(), keys.waiters()},
+                holder, "30000", "1", "60000", waiter, "30000").join();
+    }
+
     private List<Object> renewBatch(String holder) {
         return scripts.renewBatch.<List<Object>>run(commands, ScriptOutputType.MULTI, new String[] {keys.lock()},
                 "30000", holder).join();
     }
 
-    /** inspect.lua over the name's eight keys, in lib_snapshot.lua's order. */
+    /** inspect.lua over the name's keys, as the inspector calls it. */
     private List<Object> inspect() {
-        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, new String[] {keys.lock(),
-                keys.fence(), keys.waiters(), keys.readers(), keys.writers(), keys.permits(), keys.queue(),
-                keys.queueInfo()}).join();
+        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, RedisInspector.snapshotKeys(keys))
+                .join();
     }
 
     private static long token(List<Object> granted) {

@@ -1,12 +1,9 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
-import dev.leasehold.testkit.junit.TestServer;
-import io.lettuce.core.RedisClient;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -31,10 +28,8 @@ class ReadWriteScriptsTest {
     private static final long REGISTRATION = 5_000;
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     private static StatefulRedisPubSubConnection<String, String> pubSub;
     private static final BlockingQueue<String> published = new LinkedBlockingQueue<>();
     private final RedisScripts scripts = new RedisScripts();
@@ -42,10 +37,7 @@ class ReadWriteScriptsTest {
 
     @BeforeAll
     static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-        pubSub = client.connectPubSub();
+        pubSub = server.client().connectPubSub();
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -58,13 +50,10 @@ class ReadWriteScriptsTest {
     @AfterAll
     static void stop() {
         pubSub.close();
-        connection.close();
-        client.shutdown();
     }
 
     @BeforeEach
     void flush() {
-        server.get().command("FLUSHALL");
         published.clear();
     }
 

@@ -1,18 +1,13 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.MutexScripts;
-import dev.leasehold.testkit.junit.TestServer;
-import io.lettuce.core.RedisClient;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,33 +25,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisFairScriptsTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("fair:lock");
     private final String[] fairKeys = KindScripts.fairKeys(LockKeys.of("fair:lock"));
     private StatefulRedisPubSubConnection<String, String> pubSub;
     private final BlockingQueue<String> published = new LinkedBlockingQueue<>();
 
-    @BeforeAll
-    static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
     @BeforeEach
     void flushAndListen() {
-        server.get().command("FLUSHALL");
-        pubSub = client.connectPubSub();
+        pubSub = server.client().connectPubSub();
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {

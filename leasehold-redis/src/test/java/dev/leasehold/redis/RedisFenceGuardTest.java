@@ -7,15 +7,13 @@ import dev.leasehold.testkit.history.History;
 import dev.leasehold.testkit.history.HistoryChecker;
 import dev.leasehold.testkit.history.Verdict;
 import dev.leasehold.testkit.history.Write;
-import dev.leasehold.testkit.junit.TestServer;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,29 +40,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisFenceGuardTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
+    static final FlushedRedis server = FlushedRedis.perClass();
     private static RedisCommands<String, String> redis;
     private static RedisFenceGuard guard;
 
     @BeforeAll
     static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        redis = connection.sync();
-        guard = RedisFenceGuard.using(connection);
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
-    @BeforeEach
-    void flush() {
-        server.get().command("FLUSHALL");
+        redis = server.connection().sync();
+        guard = RedisFenceGuard.using(server.connection());
     }
 
     @Test

@@ -4,15 +4,12 @@ import dev.leasehold.launcher.RedisBinary;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
-import dev.leasehold.testkit.junit.TestServer;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,10 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisScriptsTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     /** One lease at a time: a Redlock node's renewal. */
     private static final RedisScript RENEW = RedisScript.load("renew.lua");
     /** The mutex's scripts, called raw to see their exact replies. */
@@ -36,24 +31,6 @@ class RedisScriptsTest {
     private static final RedisScript RELEASE = RedisScript.load("release.lua");
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("script:lock");
-
-    @BeforeAll
-    static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
-    @BeforeEach
-    void flush() {
-        server.get().command("FLUSHALL");
-    }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
         return acquire(holder, ttlMillis, waiter, 5_000);
@@ -374,11 +351,10 @@ class RedisScriptsTest {
         assertThat(held.get(5)).isEqualTo(1L);
     }
 
-    /** inspect.lua over the name's eight keys, in lib_snapshot.lua's order. */
+    /** inspect.lua over the name's keys, as the inspector calls it. */
     private List<Object> inspect() {
-        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, new String[] {keys.lock(),
-                keys.fence(), keys.waiters(), keys.readers(), keys.writers(), keys.permits(), keys.queue(),
-                keys.queueInfo()}).join();
+        return scripts.inspect.<List<Object>>run(commands, ScriptOutputType.MULTI, RedisInspector.snapshotKeys(keys))
+                .join();
     }
 
     @Test

@@ -1,17 +1,11 @@
 package dev.leasehold.redis;
 
-import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.MutexScripts;
-import dev.leasehold.testkit.junit.TestServer;
-import io.lettuce.core.RedisClient;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,30 +20,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisSemaphoreScriptsTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     private final RedisScripts scripts = new RedisScripts();
     private final LockKeys keys = LockKeys.of("script:sem");
-
-    @BeforeAll
-    static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
-    @BeforeEach
-    void flush() {
-        server.get().command("FLUSHALL");
-    }
 
     private List<Object> acquire(String holder, long ttlMillis, int permits, String waiter) {
         return scripts.semaphoreAcquire.<List<Object>>run(commands, ScriptOutputType.MULTI,

@@ -81,6 +81,48 @@ class ReplicaAckTest {
         }
     }
 
+    /**
+     * A mutex release reserves the key for an acknowledged waiter (lib_handoff.lua); the waiter's
+     * claim is a write on its own replica-ack connection, after the reservation, so its WAIT covers
+     * the release and the claim: the replica has the waiter's lease, not the reservation.
+     */
+    @Test
+    void anAcknowledgedWaiterClaimsAMutexReservedForItOnceTheReplicaHasIt() throws Exception {
+        LockOptions acked = LockOptions.fixedLease(Duration.ofSeconds(30)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient holderClient = RedisLocks.connect(master.get().uri());
+             RedisLockClient waiterClient = RedisLocks.connect(master.get().uri())) {
+            Lease held = holderClient.lock("ack:reserved").acquire(Duration.ofSeconds(2));
+            CompletableFuture<Lease> waiting = waiterClient.lock("ack:reserved", acked)
+                    .acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+            ServerProbe.awaitWaiters(master.get(), LockKeys.of("ack:reserved").waiters(), 1);
+            held.release();
+            try (Lease next = waiting.get(5, TimeUnit.SECONDS)) {
+                assertThat(next.token()).isGreaterThan(held.token());
+                assertThat(replica.get().command("GET", "ack:reserved")).as("the waiter's lease, on the replica")
+                        .isEqualTo(master.get().command("GET", "ack:reserved")).asString().doesNotStartWith("~");
+                assertThat(replica.get().command("GET", "{ack:reserved}:fence")).isEqualTo(Long.toString(next.token()));
+            }
+        }
+    }
+
+    /** Too few acknowledgements of a claim: the claimed key is released (or passed on), and the waiter is told. */
+    @Test
+    void aClaimTheReplicaDoesNotAcknowledgeIsReleasedAndTheWaiterIsTold() throws Exception {
+        LockOptions acked = LockOptions.fixedLease(Duration.ofSeconds(30)).withReplicaAck(1, ACK_TIMEOUT);
+        try (RedisLockClient holderClient = RedisLocks.connect(master.get().uri());
+             RedisLockClient waiterClient = RedisLocks.connect(master.get().uri())) {
+            Lease held = holderClient.lock("ack:reserved:frozen").acquire(Duration.ofSeconds(2));
+            CompletableFuture<Lease> waiting = waiterClient.lock("ack:reserved:frozen", acked)
+                    .acquireAsync(Duration.ofSeconds(2)).toCompletableFuture();
+            ServerProbe.awaitWaiters(master.get(), LockKeys.of("ack:reserved:frozen").waiters(), 1);
+            replica.get().pause();
+            held.release();
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("acknowledged by 0 replica(s)");
+            assertThat(master.get().command("EXISTS", "ack:reserved:frozen")).as("nothing left held").isEqualTo(0L);
+        }
+    }
+
     @Test
     void tooFewAcknowledgementsReleaseTheLockAndSayHowManyAcknowledged() {
         try (RedisLockClient client = RedisLocks.connect(master.get().uri())) {

@@ -125,10 +125,7 @@ public final class RedlockLocks {
          * @throws IllegalArgumentException if outside [0, 100]
          */
         public Builder retryCount(int count) {
-            if (count < 0 || count > 100) {
-                throw new IllegalArgumentException("retryCount must be between 0 and 100, got " + count);
-            }
-            this.retryCount = count;
+            this.retryCount = Args.within("retryCount", count, 0, 100);
             return this;
         }
 

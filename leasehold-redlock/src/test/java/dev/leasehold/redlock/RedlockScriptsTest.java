@@ -2,16 +2,10 @@ package dev.leasehold.redlock;
 
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.redis.internal.RedisScript;
-import dev.leasehold.launcher.RedisServer;
-import dev.leasehold.testkit.junit.TestServer;
-import io.lettuce.core.RedisClient;
+import dev.leasehold.testkit.junit.FlushedRedis;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,34 +20,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedlockScriptsTest {
 
     @RegisterExtension
-    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> connection;
-    private static RedisAsyncCommands<String, String> commands;
+    static final FlushedRedis server = FlushedRedis.perClass();
+    private final RedisAsyncCommands<String, String> commands = server.commands();
     private final RedlockScripts scripts = new RedlockScripts();
     /** The single-server scripts a node runs, called raw to see their exact replies. */
     private static final RedisScript ACQUIRE = RedisScript.load("/dev/leasehold/redis/acquire.lua");
     private static final RedisScript RENEW = RedisScript.load("/dev/leasehold/redis/renew.lua");
     private static final RedisScript RELEASE = RedisScript.load("/dev/leasehold/redis/release.lua");
     private final LockKeys keys = LockKeys.of("script:lock");
-
-    @BeforeAll
-    static void start() {
-        client = RedisClient.create(server.get().uri());
-        connection = client.connect();
-        commands = connection.async();
-    }
-
-    @AfterAll
-    static void stop() {
-        connection.close();
-        client.shutdown();
-    }
-
-    @BeforeEach
-    void flush() {
-        server.get().command("FLUSHALL");
-    }
 
     private List<Object> acquire(String holder, long ttlMillis, String waiter) {
         return ACQUIRE.<List<Object>>run(commands, ScriptOutputType.MULTI,
@@ -163,7 +137,7 @@ class RedlockScriptsTest {
 
     @Test
     void releaseDeletesOnlyTheHoldersKeyAndPublishesOnlyWhenSomeoneWaits() throws Exception {
-        StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub();
+        StatefulRedisPubSubConnection<String, String> pubSub = server.client().connectPubSub();
         BlockingQueue<String> messages = new LinkedBlockingQueue<>();
         pubSub.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
             @Override

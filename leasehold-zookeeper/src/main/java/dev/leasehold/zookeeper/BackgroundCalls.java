@@ -12,9 +12,13 @@ final class BackgroundCalls {
     private BackgroundCalls() {
     }
 
-    /** Sends one call; {@code reply} maps its event (on Curator's event thread) or throws. */
-    static <T> void send(CompletableFuture<T> result, String ensemble, String operation, Sender sender,
-                         Reply<T> reply) {
+    /**
+     * Sends one call; the future completes with what {@code reply} maps its event to (on Curator's
+     * event thread), or with what it throws, or with {@code operation}'s error if the call cannot be
+     * sent.
+     */
+    static <T> CompletableFuture<T> call(String ensemble, String operation, Sender sender, Reply<T> reply) {
+        CompletableFuture<T> result = new CompletableFuture<>();
         try {
             sender.send((client, event) -> {
                 try {
@@ -26,21 +30,32 @@ final class BackgroundCalls {
         } catch (Exception error) {
             result.completeExceptionally(ZooKeeperErrors.of(ensemble, operation, error));
         }
+        return result;
     }
 
     static KeeperException.Code code(CuratorEvent event) {
         return KeeperException.Code.get(event.getResultCode());
     }
 
-    /**
-     * Throws {@code operation}'s error unless its call succeeded or found no node: for a delete, a
-     * sync or a listing, a node already gone is the outcome asked for.
-     */
-    static void requireOkOrNoNode(CuratorEvent event, String ensemble, String operation) {
-        KeeperException.Code code = code(event);
-        if (code != KeeperException.Code.OK && code != KeeperException.Code.NONODE) {
-            throw ZooKeeperErrors.of(ensemble, operation, code);
+    /** Throws {@code operation}'s error unless its call succeeded. */
+    static void requireOk(CuratorEvent event, String ensemble, String operation) {
+        if (code(event) != KeeperException.Code.OK) {
+            throw ZooKeeperErrors.of(ensemble, operation, code(event));
         }
+    }
+
+    /**
+     * Whether the call found its node: true if it succeeded, false if there was no node (for a
+     * read, a listing, a delete or a sync, a node already gone is an answer, not a failure).
+     *
+     * @throws dev.leasehold.LeaseholdException {@code operation}'s error for any other result
+     */
+    static boolean found(CuratorEvent event, String ensemble, String operation) {
+        if (code(event) == KeeperException.Code.NONODE) {
+            return false;
+        }
+        requireOk(event, ensemble, operation);
+        return true;
     }
 
     /** Sends a call with the callback given. */

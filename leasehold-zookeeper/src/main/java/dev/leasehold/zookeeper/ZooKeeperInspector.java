@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import static dev.leasehold.zookeeper.BackgroundCalls.code;
-import static dev.leasehold.zookeeper.BackgroundCalls.requireOkOrNoNode;
+import static dev.leasehold.zookeeper.BackgroundCalls.found;
 
 /**
  * What a ZooKeeper client can tell about locks it did not take, read from the lock directories
@@ -235,23 +235,15 @@ final class ZooKeeperInspector implements Inspector {
     }
 
     private void sync(String path, String operation) {
-        await(operation, callback -> curator.sync().inBackground(callback).forPath(path), event -> {
-            requireOkOrNoNode(event, ensemble, operation);
-            return null;
-        });
+        await(operation, callback -> curator.sync().inBackground(callback).forPath(path),
+                event -> found(event, ensemble, operation));
     }
 
     /** The children of {@code directory} and its stat; empty if it does not exist. */
     private Optional<Listing> listing(String directory, String operation) {
-        return await(operation, callback -> curator.getChildren().inBackground(callback).forPath(directory), event -> {
-            if (code(event) == KeeperException.Code.NONODE) {
-                return Optional.empty();
-            }
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
-            return Optional.of(new Listing(event.getChildren(), event.getStat()));
-        });
+        return await(operation, callback -> curator.getChildren().inBackground(callback).forPath(directory),
+                event -> found(event, ensemble, operation)
+                        ? Optional.of(new Listing(event.getChildren(), event.getStat())) : Optional.empty());
     }
 
     /** The czxid of {@code path}: its lease's token; 0 if it went meanwhile. */
@@ -269,22 +261,14 @@ final class ZooKeeperInspector implements Inspector {
 
     /** When the marker at {@code path} ends (the server's ms); 0 if it is gone or unreadable. */
     private long endMillis(String path, String operation) {
-        return await(operation, callback -> curator.getData().inBackground(callback).forPath(path), event -> {
-            if (code(event) == KeeperException.Code.NONODE) {
-                return 0L;
-            }
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
-            return KeptMarker.endMillis(event.getStat().getCtime(), event.getData());
-        });
+        return await(operation, callback -> curator.getData().inBackground(callback).forPath(path),
+                event -> found(event, ensemble, operation)
+                        ? KeptMarker.endMillis(event.getStat().getCtime(), event.getData()) : 0L);
     }
 
     /** One background call, waited for up to the operation timeout. */
     private <T> T await(String operation, Sender sender, Reply<T> reply) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        send(result, operation, sender, reply);
-        return await(result, operation);
+        return await(BackgroundCalls.call(ensemble, operation, sender, reply), operation);
     }
 
     private <T> T await(CompletableFuture<T> result, String operation) {
@@ -298,9 +282,5 @@ final class ZooKeeperInspector implements Inspector {
         } catch (TimeoutException slow) {
             throw ZooKeeperErrors.of(ensemble, operation, KeeperException.Code.OPERATIONTIMEOUT);
         }
-    }
-
-    private <T> void send(CompletableFuture<T> result, String operation, Sender sender, Reply<T> reply) {
-        BackgroundCalls.send(result, ensemble, operation, sender, reply);
     }
 }

@@ -5,14 +5,17 @@ import dev.leasehold.spi.Args;
 import dev.leasehold.spi.LeaderRecordBytes;
 import dev.leasehold.spi.LeaderRecords;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
-import org.apache.curator.framework.api.CuratorEvent;
+import dev.leasehold.zookeeper.BackgroundCalls.Reply;
+import dev.leasehold.zookeeper.BackgroundCalls.Sender;
 import org.apache.zookeeper.KeeperException;
 
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+
+import static dev.leasehold.zookeeper.BackgroundCalls.code;
+import static dev.leasehold.zookeeper.BackgroundCalls.found;
 
 /**
  * Leader records on ZooKeeper: the data of the term's own lock node, the head of the election's
@@ -39,23 +42,16 @@ final class ZooKeeperLeaderRecords implements LeaderRecords {
                 return CompletableFuture.completedFuture(false);
             }
             String path = head.get();
-            return call(operation, callback -> curator.checkExists().inBackground(callback).forPath(path))
+            return call(operation, callback -> curator.checkExists().inBackground(callback).forPath(path), event -> event)
                     .thenCompose(exists -> {
                         if (exists.getStat() == null || exists.getStat().getCzxid() != info.token()) {
                             return CompletableFuture.completedFuture(false);
                         }
                         return call(operation, callback -> curator.setData().withVersion(exists.getStat().getVersion())
-                                .inBackground(callback).forPath(path, LeaderRecordBytes.encode(info)))
-                                .thenApply(written -> {
-                                    KeeperException.Code code = code(written);
-                                    if (code == KeeperException.Code.NONODE || code == KeeperException.Code.BADVERSION) {
-                                        return false;
-                                    }
-                                    if (code != KeeperException.Code.OK) {
-                                        throw ZooKeeperErrors.of(ensemble, operation, code);
-                                    }
-                                    return true;
-                                });
+                                .inBackground(callback).forPath(path, LeaderRecordBytes.encode(info)),
+                                // A node gone or changed since the exists: no longer the term's to write.
+                                written -> code(written) != KeeperException.Code.BADVERSION
+                                        && found(written, ensemble, operation));
                     });
         });
     }
@@ -73,55 +69,28 @@ final class ZooKeeperLeaderRecords implements LeaderRecords {
             if (head.isEmpty()) {
                 return CompletableFuture.completedFuture(Optional.<LeaderInfo>empty());
             }
-            return call(operation, callback -> curator.getData().inBackground(callback).forPath(head.get()))
-                    .thenApply(read -> {
-                        KeeperException.Code code = code(read);
-                        if (code == KeeperException.Code.NONODE) {
-                            return Optional.<LeaderInfo>empty();
-                        }
-                        if (code != KeeperException.Code.OK) {
-                            throw ZooKeeperErrors.of(ensemble, operation, code);
-                        }
-                        return LeaderRecordBytes.decode(read.getData(), read.getStat().getCzxid());
-                    });
+            return call(operation, callback -> curator.getData().inBackground(callback).forPath(head.get()),
+                    read -> found(read, ensemble, operation)
+                            ? LeaderRecordBytes.decode(read.getData(), read.getStat().getCzxid())
+                            : Optional.<LeaderInfo>empty());
         });
     }
 
     /** The path of the head of the queue of {@code name} if it is an exclusive node (the holder); else empty. */
     private CompletableFuture<Optional<String>> head(String name, String operation) {
         String directory = LockPaths.directory(Args.lockName(name));
-        return call(operation, callback -> curator.getChildren().inBackground(callback).forPath(directory))
-                .thenApply(listed -> {
-                    KeeperException.Code code = code(listed);
-                    if (code == KeeperException.Code.NONODE) {
-                        return Optional.empty();
-                    }
-                    if (code != KeeperException.Code.OK) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code);
-                    }
-                    return listed.getChildren().stream().map(NodeName::parse).flatMap(Optional::stream)
-                            .min(Comparator.comparingLong(NodeName::sequence))
-                            .filter(first -> first.kind() == NodeName.EXCLUSIVE)
-                            .map(first -> directory + "/" + first.node());
-                });
+        return call(operation, callback -> curator.getChildren().inBackground(callback).forPath(directory), listed -> {
+            if (!found(listed, ensemble, operation)) {
+                return Optional.empty();
+            }
+            return listed.getChildren().stream().map(NodeName::parse).flatMap(Optional::stream)
+                    .min(Comparator.comparingLong(NodeName::sequence))
+                    .filter(first -> first.kind() == NodeName.EXCLUSIVE)
+                    .map(first -> directory + "/" + first.node());
+        });
     }
 
-    private CompletableFuture<CuratorEvent> call(String operation, Sender sender) {
-        CompletableFuture<CuratorEvent> reply = new CompletableFuture<>();
-        try {
-            sender.send((client, event) -> reply.complete(event));
-        } catch (Exception error) {
-            reply.completeExceptionally(ZooKeeperErrors.of(ensemble, operation, error));
-        }
-        return reply;
-    }
-
-    private static KeeperException.Code code(CuratorEvent event) {
-        return KeeperException.Code.get(event.getResultCode());
-    }
-
-    @FunctionalInterface
-    private interface Sender {
-        Object send(BackgroundCallback callback) throws Exception;
+    private <T> CompletableFuture<T> call(String operation, Sender sender, Reply<T> reply) {
+        return BackgroundCalls.call(ensemble, operation, sender, reply);
     }
 }

@@ -32,7 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static dev.leasehold.zookeeper.BackgroundCalls.code;
-import static dev.leasehold.zookeeper.BackgroundCalls.requireOkOrNoNode;
+import static dev.leasehold.zookeeper.BackgroundCalls.found;
+import static dev.leasehold.zookeeper.BackgroundCalls.requireOk;
 
 /**
  * One lock kind on a ZooKeeper ensemble, core's {@link QueueRule} deciding over the name's nodes:
@@ -154,24 +155,17 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      * its quorum never completes it, and drops the connection when it gives up on its leader).
      */
     private CompletableFuture<Void> sync(String path, String operation) {
-        CompletableFuture<Void> synced = new CompletableFuture<>();
-        call(synced, operation, callback -> curator.sync().inBackground(callback).forPath(path), event -> {
-            requireOkOrNoNode(event, ensemble, operation);
-            return null;
-        });
-        return synced;
+        return done(operation, callback -> curator.sync().inBackground(callback).forPath(path));
     }
 
     private CompletableFuture<OwnNode> create(AcquireRequest request) {
         String path = LockPaths.directory(request.name()) + "/"
                 + NodeName.prefix(entry, request.holder());
-        CompletableFuture<OwnNode> created = new CompletableFuture<>();
         String operation = "the acquire of '" + request.name() + "'";
-        call(created, operation, callback -> curator.create().creatingParentContainersIfNeeded().withProtection()
+        CompletableFuture<OwnNode> created = call(operation, callback -> curator.create()
+                .creatingParentContainersIfNeeded().withProtection()
                 .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).inBackground(callback).forPath(path), event -> {
-                    if (code(event) != KeeperException.Code.OK) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
-                    }
+                    requireOk(event, ensemble, operation);
                     OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid(), event.getStat().getCtime(),
                             System.nanoTime());
                     nodes.put(request.holder(), own);
@@ -192,11 +186,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private CompletableFuture<OwnNode> inOwnDirectory(AcquireRequest request, OwnNode own) {
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
-        CompletableFuture<OwnNode> checked = new CompletableFuture<>();
-        call(checked, operation, callback -> curator.getACL().inBackground(callback).forPath(directory), event -> {
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
+        CompletableFuture<OwnNode> checked = call(operation,
+                callback -> curator.getACL().inBackground(callback).forPath(directory), event -> {
+            requireOk(event, ensemble, operation);
             if (!acls.isOwn(event.getACLList())) {
                 throw new LockUnavailableException(operation + " refused at ZooKeeper " + ensemble + ": the lock's "
                         + "directory " + directory + " grants permissions to another identity (another session created "
@@ -225,15 +217,12 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /** The children of {@code directory}; with {@code changed}, also a children watch that completes it. */
     private CompletableFuture<List<String>> list(String directory, String operation, CompletableFuture<Wake> changed) {
-        CompletableFuture<List<String>> listed = new CompletableFuture<>();
-        call(listed, operation, callback -> changed != null
+        return call(operation, callback -> changed != null
                 ? curator.getChildren().usingWatcher((CuratorWatcher)
                         event -> changed.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
-                : curator.getChildren().inBackground(callback).forPath(directory), event -> {
-                    requireOkOrNoNode(event, ensemble, operation);
-                    return event.getChildren() == null ? List.<String>of() : event.getChildren();
-                });
-        return listed;
+                : curator.getChildren().inBackground(callback).forPath(directory), event ->
+                    found(event, ensemble, operation) && event.getChildren() != null ? event.getChildren()
+                            : List.<String>of());
     }
 
     /** The lease nodes among {@code children}, in sequence order (markers and strangers left out). */
@@ -354,13 +343,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         List<CompletableFuture<LiveMarker>> read = new ArrayList<>();
         for (KeptMarker marker : markers) {
             String path = directory + "/" + marker.node();
-            CompletableFuture<LiveMarker> one = new CompletableFuture<>();
-            call(one, operation, callback -> curator.getData().inBackground(callback).forPath(path), event -> {
-                if (code(event) == KeeperException.Code.NONODE) {
+            read.add(call(operation, callback -> curator.getData().inBackground(callback).forPath(path), event -> {
+                if (!found(event, ensemble, operation)) {
                     return null;
-                }
-                if (code(event) != KeeperException.Code.OK) {
-                    throw ZooKeeperErrors.of(ensemble, operation, code(event));
                 }
                 long end = KeptMarker.endMillis(event.getStat().getCtime(), event.getData());
                 if (end <= own.serverNowMillis()) {
@@ -368,8 +353,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                     return null;
                 }
                 return new LiveMarker(marker, end);
-            });
-            read.add(one);
+            }));
         }
         return CompletableFuture.allOf(read.toArray(CompletableFuture[]::new))
                 .thenApply(ignored -> read.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList());
@@ -402,8 +386,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      */
     private CompletableFuture<CompletableFuture<Wake>> watch(String path, String operation) {
         CompletableFuture<Wake> wake = new CompletableFuture<>();
-        CompletableFuture<CompletableFuture<Wake>> watched = new CompletableFuture<>();
-        call(watched, operation, callback -> curator.checkExists()
+        return call(operation, callback -> curator.checkExists()
                 .usingWatcher((CuratorWatcher) event -> wake.complete(Wake.RETRY))
                 .inBackground(callback).forPath(path), event -> {
                     if (code(event) == KeeperException.Code.NONODE || event.getStat() == null) {
@@ -414,7 +397,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                     }
                     return wake;
                 });
-        return watched;
     }
 
     /**
@@ -441,8 +423,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         CompletableFuture<Void> synced = localRenewals ? CompletableFuture.completedFuture(null)
                 : sync(own.path(), operation);
         return synced.thenCompose(ignored -> {
-            CompletableFuture<Boolean> renewed = new CompletableFuture<>();
-            call(renewed, operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
+            return call(operation, callback -> curator.checkExists().inBackground(callback).forPath(own.path()), event -> {
                 if (code(event) == KeeperException.Code.NONODE || code(event) == KeeperException.Code.OK
                         && (event.getStat() == null || event.getStat().getEphemeralOwner() != sessionId)) {
                     return false;
@@ -456,7 +437,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 expiry.expireAt(holder, sentAt + ttl.toNanos(), () -> deleteQuietly(holder));
                 return expiry.pending(holder);
             });
-            return renewed;
         });
     }
 
@@ -476,21 +456,16 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
 
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
-        watches.remove(holder);
-        session.forget(holder);
-        expiry.cancel(holder);
-        OwnNode own = nodes.get(holder);
+        OwnNode own = forget(holder);
         if (own == null) {
             return CompletableFuture.completedFuture(ReleaseOutcome.single(false));
         }
         String operation = "the release of '" + name + "'";
-        CompletableFuture<ReleaseOutcome> released = new CompletableFuture<>();
-        call(released, operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
-            requireOkOrNoNode(event, ensemble, operation);
+        return call(operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
+            boolean deleted = found(event, ensemble, operation);
             nodes.remove(holder, own);
-            return ReleaseOutcome.single(code(event) == KeeperException.Code.OK);
+            return ReleaseOutcome.single(deleted);
         });
-        return released;
     }
 
     /**
@@ -502,10 +477,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      */
     @Override
     public CompletableFuture<ReleaseOutcome> releaseHolding(String name, String holder, Duration keepFor) {
-        watches.remove(holder);
-        session.forget(holder);
-        expiry.cancel(holder);
-        OwnNode own = nodes.get(holder);
+        OwnNode own = forget(holder);
         if (own == null) {
             return CompletableFuture.completedFuture(ReleaseOutcome.single(false));
         }
@@ -513,18 +485,14 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         NodeName released = NodeName.parse(own.path().substring(own.path().lastIndexOf('/') + 1)).orElseThrow();
         String marker = LockPaths.directory(name) + "/" + KeptMarker.prefix(released.kind(), released.permits(), holder);
         String operation = "the release (held " + keepMillis + " ms more) of '" + name + "'";
-        CompletableFuture<ReleaseOutcome> kept = new CompletableFuture<>();
-        call(kept, operation, callback -> curator.transaction().inBackground(callback).forOperations(
+        CompletableFuture<ReleaseOutcome> kept = call(operation, callback -> curator.transaction()
+                .inBackground(callback).forOperations(
                 curator.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                         .forPath(marker, KeptMarker.data(keepMillis)),
                 curator.transactionOp().delete().forPath(own.path())), event -> {
-                    KeeperException.Code code = code(event);
-                    if (code == KeeperException.Code.NONODE) {
+                    if (!found(event, ensemble, operation)) {
                         nodes.remove(holder, own);
                         return null;
-                    }
-                    if (code != KeeperException.Code.OK) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code);
                     }
                     nodes.remove(holder, own);
                     String created = event.getOpResults().get(0).getResultPath();
@@ -544,37 +512,22 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      * all the same. One listing, only after a {@code NONODE}.
      */
     private CompletableFuture<Boolean> hasMarker(String name, String holder, String operation) {
-        CompletableFuture<Boolean> found = new CompletableFuture<>();
-        call(found, operation, callback -> curator.getChildren().inBackground(callback).forPath(LockPaths.directory(name)),
-                event -> {
-                    if (code(event) == KeeperException.Code.NONODE) {
-                        return false;
-                    }
-                    if (code(event) != KeeperException.Code.OK) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
-                    }
-                    return event.getChildren().stream().map(KeptMarker::parse).flatMap(Optional::stream)
-                            .anyMatch(marker -> marker.stand().holder().equals(holder));
-                });
-        return found;
+        return call(operation, callback -> curator.getChildren().inBackground(callback).forPath(LockPaths.directory(name)),
+                event -> found(event, ensemble, operation) && event.getChildren().stream().map(KeptMarker::parse)
+                        .flatMap(Optional::stream).anyMatch(marker -> marker.stand().holder().equals(holder)));
     }
 
     /** Deletes the holder's node, found by the holder id in its name if its create was never answered. */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         abandoned.add(holder);
-        watches.remove(holder);
-        session.forget(holder);
-        expiry.cancel(holder);
+        forget(holder);
         String directory = LockPaths.directory(name);
         String operation = "the clean-up of an abandoned acquire of '" + name + "'";
-        CompletableFuture<List<String>> listed = new CompletableFuture<>();
-        call(listed, operation, callback -> curator.getChildren().inBackground(callback).forPath(directory), event -> {
-            if (code(event) == KeeperException.Code.NONODE) {
+        CompletableFuture<List<String>> listed = call(operation,
+                callback -> curator.getChildren().inBackground(callback).forPath(directory), event -> {
+            if (!found(event, ensemble, operation)) {
                 return List.of();
-            }
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
             }
             return event.getChildren().stream().filter(child -> NodeName.parse(child)
                     .filter(node -> node.holder().equals(holder)).isPresent()).toList();
@@ -584,13 +537,27 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 .thenRun(() -> nodes.remove(holder));
     }
 
+    /**
+     * The acquisition of {@code holder} ends here (a release, or an abandonment): drops its watch,
+     * its loss signal and its expiry timer; returns its node, or null if it has none.
+     */
+    private OwnNode forget(String holder) {
+        watches.remove(holder);
+        session.forget(holder);
+        expiry.cancel(holder);
+        return nodes.get(holder);
+    }
+
     private CompletableFuture<Void> delete(String path, String operation) {
-        CompletableFuture<Void> deleted = new CompletableFuture<>();
-        call(deleted, operation, callback -> curator.delete().inBackground(callback).forPath(path), event -> {
-            requireOkOrNoNode(event, ensemble, operation);
+        return done(operation, callback -> curator.delete().inBackground(callback).forPath(path));
+    }
+
+    /** A call whose node may be gone already (a delete, a sync): completes when it is done either way. */
+    private CompletableFuture<Void> done(String operation, Sender sender) {
+        return call(operation, sender, event -> {
+            found(event, ensemble, operation);
             return null;
         });
-        return deleted;
     }
 
     /** Deletes the holder's node in the background, retried by Curator until done or the session ends. */
@@ -620,8 +587,8 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         return ReleaseSignal.none();
     }
 
-    private <T> void call(CompletableFuture<T> result, String operation, Sender sender, Reply<T> reply) {
-        BackgroundCalls.send(result, ensemble, operation, sender, reply);
+    private <T> CompletableFuture<T> call(String operation, Sender sender, Reply<T> reply) {
+        return BackgroundCalls.call(ensemble, operation, sender, reply);
     }
 
     @Override

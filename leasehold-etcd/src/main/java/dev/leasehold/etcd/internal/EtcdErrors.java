@@ -3,11 +3,10 @@ package dev.leasehold.etcd.internal;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.engine.Futures;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
 
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /** Turns jetcd's and gRPC's failures into the API's typed exceptions, saying what to do. */
@@ -16,19 +15,9 @@ public final class EtcdErrors {
     private EtcdErrors() {
     }
 
-    /** The innermost meaningful cause of a completion failure. */
-    public static Throwable unwrap(Throwable error) {
-        Throwable current = error;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
-    }
-
     /** Whether {@code error} is etcd's "requested lease not found": the lease expired or was revoked. */
     public static boolean isLeaseNotFound(Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         String message = String.valueOf(cause.getMessage());
         return message.contains("requested lease not found");
     }
@@ -39,7 +28,7 @@ public final class EtcdErrors {
      * other error, each as a {@link LockUnavailableException} whose message says what to check.
      */
     public static LeaseholdException translate(String endpoints, String operation, Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         if (cause instanceof LeaseholdException leasehold) {
             return leasehold;
         }

@@ -65,6 +65,11 @@ public final class ClusterDeployment
     }
 
     @Override
+    public boolean clientChannels() {
+        return false;
+    }
+
+    @Override
     public PubSubLink.Opener pubSub() {
         return onMessage -> client.connectPubSubAsync(StringCodec.UTF8).thenApply(c -> {
             c.addListener(new RedisClusterPubSubAdapter<>() {
@@ -120,14 +125,14 @@ public final class ClusterDeployment
             implements PubSubLink {
 
         @Override
-        public CompletableFuture<Void> subscribe(String channel) {
-            return (sharded ? connection.async().ssubscribe(channel) : connection.async().subscribe(channel))
+        public CompletableFuture<Void> subscribe(String... channels) {
+            return (sharded ? connection.async().ssubscribe(channels) : connection.async().subscribe(channels))
                     .toCompletableFuture();
         }
 
         @Override
-        public CompletableFuture<Void> unsubscribe(String channel) {
-            return (sharded ? connection.async().sunsubscribe(channel) : connection.async().unsubscribe(channel))
+        public CompletableFuture<Void> unsubscribe(String... channels) {
+            return (sharded ? connection.async().sunsubscribe(channels) : connection.async().unsubscribe(channels))
                     .toCompletableFuture();
         }
 

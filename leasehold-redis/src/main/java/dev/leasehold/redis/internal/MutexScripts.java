@@ -23,15 +23,18 @@ public final class MutexScripts {
     private final RedisScript renew;
     private final RedisScript releaseHolding;
 
-    /** The scripts publishing with plain {@code PUBLISH}. */
+    /** The scripts of one server: plain {@code PUBLISH}, a woken waiter addressed on its client's channel. */
     public MutexScripts() {
-        this(false);
+        this(false, true);
     }
 
-    /** @param sharded publish with {@code SPUBLISH} (see {@link RedisScript#withShardedPublish()}) */
-    public MutexScripts(boolean sharded) {
+    /**
+     * @param sharded        publish with {@code SPUBLISH} (see {@link RedisScript#withShardedPublish()})
+     * @param clientChannels wake one waiter on its client's channel (see {@link RedisDeployment#clientChannels()})
+     */
+    public MutexScripts(boolean sharded, boolean clientChannels) {
         this.acquire = RedisScript.load("acquire.lua");
-        this.release = sharded ? RedisScript.load("release.lua").withShardedPublish() : RedisScript.load("release.lua");
+        this.release = RedisScript.load("release.lua").forDeployment(sharded, clientChannels);
         this.renew = RedisScript.load("renew.lua");
         this.releaseHolding = RedisScript.load("release_holding.lua");
     }
@@ -39,24 +42,29 @@ public final class MutexScripts {
     /**
      * What one server answered to an acquire, of any kind: every acquire script replies
      * {@code {1, token as a decimal string}} or {@code {0, ms until what blocks it may be gone, or a
-     * negative number when unknown}}.
+     * negative number when unknown}}, the fair lock's followed by the covered waiters to wake
+     * ({@code fair_acquire.lua}).
      */
     public sealed interface Answer {
 
         /** The one decoder of an acquire script's reply. */
         static Answer of(List<Object> reply) {
+            List<String> wake = reply.subList(2, reply.size()).stream().map(String.class::cast).toList();
             return (Long) reply.get(0) == 1L
                     // A decimal string: exact above 2^53, where a Lua number reply would be rounded.
-                    ? new Granted(Long.parseLong((String) reply.get(1)))
-                    : new Held((Long) reply.get(1));
+                    ? new Granted(Long.parseLong((String) reply.get(1)), wake)
+                    : new Held((Long) reply.get(1), wake);
         }
 
+        /** The waiters the attempt covered that must attempt themselves; empty for an attempt that covered none. */
+        List<String> wake();
+
         /** Granted, with this server's token (exact: read from a decimal string). */
-        record Granted(long token) implements Answer {
+        record Granted(long token, List<String> wake) implements Answer {
         }
 
         /** Held: what blocks it lives {@code pttlMillis} more (negative: unknown, no TTL or no key). */
-        record Held(long pttlMillis) implements Answer {
+        record Held(long pttlMillis, List<String> wake) implements Answer {
         }
 
         /** The engine's view of this answer. */
@@ -109,7 +117,7 @@ public final class MutexScripts {
      */
     public CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys, String holder,
                                               String waiter) {
-        return release(commands, keys, holder, waiter, "");
+        return release(commands, new String[] {keys.lock(), keys.waiters()}, keys, holder, waiter, "");
     }
 
     /**
@@ -117,20 +125,21 @@ public final class MutexScripts {
      * does, and reserves the freed key for the woken waiter for {@code reservation}
      * ({@code lib_handoff.lua}): a single server's release, where the woken waiter then takes the
      * lock before a client that releases and re-acquires at once. A reservation made for
-     * {@code waiter} is passed on to the next waiter.
+     * {@code waiter} is passed on to the next waiter. Nothing is reserved while a semaphore of the
+     * name is in use: its waiters share the waiters key, and never claim a reservation.
      *
      * @return true if the key was the holder's
      */
     public CompletableFuture<Boolean> releaseReserving(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
                                                        String holder, String waiter, Duration reservation) {
-        return release(commands, keys, holder, waiter, millis(reservation));
+        return release(commands, new String[] {keys.lock(), keys.waiters(), keys.permits()}, keys, holder, waiter,
+                millis(reservation));
     }
 
-    private CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, LockKeys keys,
-                                               String holder, String waiter, String reservationMillis) {
-        CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(), keys.waiters()}, holder, waiter == null ? "" : waiter, keys.channel(),
-                reservationMillis);
+    private CompletableFuture<Boolean> release(RedisClusterAsyncCommands<String, String> commands, String[] scriptKeys,
+                                               LockKeys keys, String holder, String waiter, String reservationMillis) {
+        CompletableFuture<Long> reply = release.run(commands, ScriptOutputType.INTEGER, scriptKeys,
+                holder, waiter == null ? "" : waiter, keys.channel(), reservationMillis);
         return reply.thenApply(released -> released == 1L);
     }
 

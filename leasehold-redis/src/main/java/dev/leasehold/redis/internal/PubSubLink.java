@@ -16,9 +16,10 @@ public interface PubSubLink {
         CompletableFuture<PubSubLink> open(BiConsumer<String, String> onMessage);
     }
 
-    CompletableFuture<Void> subscribe(String channel);
+    /** Subscribes to {@code channels} (of one Cluster slot) in one command. */
+    CompletableFuture<Void> subscribe(String... channels);
 
-    CompletableFuture<Void> unsubscribe(String channel);
+    CompletableFuture<Void> unsubscribe(String... channels);
 
     void close();
 }

@@ -28,6 +28,16 @@ public interface RedisDeployment extends AutoCloseable {
     /** Whether the scripts must publish with {@code SPUBLISH} (waiters subscribe with {@code SSUBSCRIBE}). */
     boolean shardedPubSub();
 
+    /**
+     * Whether a release addresses a woken waiter on its client's own channel ({@code lib_wake.lua}),
+     * so that one client hears it instead of every client that waits on the lock: only where a
+     * script's {@code PUBSUB NUMSUB} counts every connection that listens, so the script can tell
+     * that nobody listens there and publish on the lock's channel instead. True on one server
+     * (directly or through Sentinel); false on a Cluster, where it counts one node's listeners only
+     * (the subscriber may sit on another node, or on a replica of the shard).
+     */
+    boolean clientChannels();
+
     /** Opens the waiters' pub/sub connection. */
     PubSubLink.Opener pubSub();
 

@@ -3,6 +3,7 @@ package dev.leasehold.redis.internal;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
+import dev.leasehold.engine.Futures;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
@@ -10,8 +11,6 @@ import io.lettuce.core.RedisConnectionException;
 import javax.net.ssl.SSLException;
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -27,7 +26,7 @@ public final class RedisErrors {
 
     /** The error of {@code operation} on {@code server}, typed, with advice; Leasehold's own exceptions pass through. */
     public static LeaseholdException translate(String server, String operation, Throwable error) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         if (cause instanceof LeaseholdException leasehold) {
             return leasehold;
         }
@@ -178,14 +177,5 @@ public final class RedisErrors {
         }
         int newline = text.indexOf('\n');
         return newline < 0 ? text : text.substring(0, newline);
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable current = error;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
     }
 }

@@ -74,13 +74,29 @@ public final class RedisScript {
     }
 
     /**
-     * This script with every {@code redis.call('publish', ...)} made a sharded
+     * This script with every {@code redis.call('publish', ...)} (and {@code redis.pcall}) made a sharded
      * {@code redis.call('spublish', ...)} (Redis 7): on a Cluster a sharded message goes to the
      * channel's slot only, instead of to every node. The channel shares the keys' hash tag (see
      * {@link LockKeys#channel()}), so the script still touches one slot.
      */
     public RedisScript withShardedPublish() {
-        return new RedisScript(source.replace("redis.call('publish',", "redis.call('spublish',"));
+        return new RedisScript(source.replace("redis.call('publish',", "redis.call('spublish',")
+                .replace("redis.pcall('publish',", "redis.pcall('spublish',"));
+    }
+
+    /**
+     * This script with waking one waiter always on the lock's shared channel ({@code lib_wake.lua}):
+     * for a deployment where a script cannot tell who listens on a client's own channel, so
+     * clients do not listen there (see {@link RedisDeployment#clientChannels()}).
+     */
+    public RedisScript withoutClientChannels() {
+        return new RedisScript(source.replace("local WAKE_CLIENT_CHANNELS = true", "local WAKE_CLIENT_CHANNELS = false"));
+    }
+
+    /** This script {@link #withShardedPublish() sharded} and {@link #withoutClientChannels() without client channels} as asked. */
+    public RedisScript forDeployment(boolean sharded, boolean clientChannels) {
+        RedisScript script = sharded ? withShardedPublish() : this;
+        return clientChannels ? script : script.withoutClientChannels();
     }
 
     public <T> CompletableFuture<T> run(RedisClusterAsyncCommands<String, String> commands, ScriptOutputType type,
@@ -111,7 +127,8 @@ public final class RedisScript {
         return cause instanceof RedisNoScriptException;
     }
 
-    private static String sha1(String text) {
+    /** The SHA-1 of {@code text} (UTF-8) in lower-case hex, as Redis's {@code redis.sha1hex} gives it. */
+    static String sha1(String text) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);

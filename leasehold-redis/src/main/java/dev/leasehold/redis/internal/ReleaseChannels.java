@@ -20,6 +20,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * contended lock and client, not one per thread. Lettuce re-subscribes after a reconnect;
  * messages sent while disconnected are lost, which the waiters' capped re-check covers.
  *
+ * <p>With client channels (see {@link RedisDeployment#clientChannels()}), the same subscription
+ * also listens on this client's own channel beside the lock's ({@link #clientChannel}), where a
+ * release addresses the one waiter it wakes ({@code lib_wake.lua}): the other clients that wait
+ * on the lock do not hear it. Where the server refuses that channel (a Redis 7 ACL user whose
+ * channel patterns allow the lock's only), the client listens on the lock's channel alone, where
+ * releases then address its waiters.
+ *
  * <p>Public so other Redis-based backends (leasehold-redlock) share one per server the same way.
  */
 public final class ReleaseChannels implements AutoCloseable {
@@ -31,6 +38,8 @@ public final class ReleaseChannels implements AutoCloseable {
     /** One subscribed channel: its waiter count and the futures of waiters parked on it. */
     private static final class Channel {
         int references;
+        /** This client's channel beside the lock's, or null without client channels. */
+        String own;
         /** When the last reference left; guarded by the map's lock for this channel, as the fields above. */
         long idleSinceNanos;
         boolean expiryScheduled;
@@ -52,9 +61,14 @@ public final class ReleaseChannels implements AutoCloseable {
                 fire();
                 return;
             }
+            wake(parsed.waiter(), parsed.wake());
+        }
+
+        /** Completes the futures {@code waiter} has parked with {@code why}. */
+        void wake(String waiter, Wake why) {
             for (Parked one : parked) {
-                if (one.waiter().equals(parsed.waiter()) && parked.remove(one)) {
-                    one.future().complete(parsed.wake());
+                if (one.waiter().equals(waiter) && parked.remove(one)) {
+                    one.future().complete(why);
                 }
             }
         }
@@ -63,7 +77,10 @@ public final class ReleaseChannels implements AutoCloseable {
     private final PubSubLink.Opener opener;
     private final String description;
     private final Duration linger;
+    private final boolean clientChannels;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    /** Each client channel subscribed, to the lock channel it stands beside. */
+    private final Map<String, String> besides = new ConcurrentHashMap<>();
     private final AtomicReference<CompletableFuture<PubSubLink>> connection = new AtomicReference<>();
 
     /**
@@ -71,18 +88,32 @@ public final class ReleaseChannels implements AutoCloseable {
      *               next wait on it (the next handoff) needs no SUBSCRIBE and no second attempt
      */
     public ReleaseChannels(RedisClient client, RedisEndpoint endpoint, Duration linger) {
-        this(onMessage -> ServerDeployment.open(client, endpoint, onMessage), endpoint.describe(), linger);
+        this(onMessage -> ServerDeployment.open(client, endpoint, onMessage), endpoint.describe(), linger, true);
     }
 
     /**
-     * @param opener      opens the shared pub/sub connection on the first wait
-     * @param description where it is, without credentials, for errors
-     * @param linger      as above
+     * @param opener         opens the shared pub/sub connection on the first wait
+     * @param description    where it is, without credentials, for errors
+     * @param linger         as above
+     * @param clientChannels whether to listen on this client's own channel beside each lock's too
      */
-    public ReleaseChannels(PubSubLink.Opener opener, String description, Duration linger) {
+    public ReleaseChannels(PubSubLink.Opener opener, String description, Duration linger, boolean clientChannels) {
         this.opener = opener;
         this.description = description;
         this.linger = linger;
+        this.clientChannels = clientChannels;
+    }
+
+    /**
+     * The channel beside {@code lockChannel} where releases address the waiter {@code waiter} (and
+     * every other waiter of its client): {@code lockChannel}, {@code ':'}, and the first 16 hex
+     * digits of the SHA-1 of the part of {@code waiter} before its first {@code ':'} (one client's
+     * ids share it; see {@link dev.leasehold.engine.HolderIds}). {@code lib_wake.lua} names it the same way.
+     */
+    static String clientChannel(String lockChannel, String waiter) {
+        int colon = waiter.indexOf(':');
+        String prefix = colon < 0 ? waiter : waiter.substring(0, colon);
+        return lockChannel + ":" + RedisScript.sha1(prefix).substring(0, 16);
     }
 
     /** A subscription of the waiter {@code waiter} (its holder id) to {@code channelName}. */
@@ -91,7 +122,17 @@ public final class ReleaseChannels implements AutoCloseable {
         channels.compute(channelName, (name, channel) -> {
             Channel current = channel == null ? new Channel() : channel;
             if (current.subscribed == null) {
-                current.subscribed = connection().thenCompose(c -> c.subscribe(name))
+                String[] names = {name};
+                if (clientChannels) {
+                    current.own = clientChannel(name, waiter);
+                    besides.put(current.own, name);
+                    names = new String[] {name, current.own};
+                }
+                String[] both = names;
+                // Refused (a Redis 7 ACL user allowed the lock's channel only): the lock's channel
+                // alone, where a release addresses a client that does not listen on its own.
+                current.subscribed = connection().thenCompose(c -> c.subscribe(both).exceptionallyCompose(
+                                error -> both.length == 1 ? CompletableFuture.failedFuture(error) : c.subscribe(name)))
                         .thenApply(ignored -> null);
             }
             current.references++;
@@ -116,6 +157,17 @@ public final class ReleaseChannels implements AutoCloseable {
             return current;
         });
         return holder[0] == null ? null : new Signal(channelName, holder[0], waiter);
+    }
+
+    /**
+     * Wakes the waiter {@code waiter} parked on {@code channelName}, as a message naming it would:
+     * for a waiter that another waiter's attempt found must attempt itself.
+     */
+    public void wake(String channelName, String waiter) {
+        Channel channel = channels.get(channelName);
+        if (channel != null) {
+            channel.wake(waiter, Wake.RETRY);
+        }
     }
 
     /** Channels this client is subscribed to: in use by a waiter, or lingering. */
@@ -176,7 +228,13 @@ public final class ReleaseChannels implements AutoCloseable {
 
     private CompletableFuture<Void> unsubscribe(String channelName, Channel channel) {
         channel.fire();
-        return connection().thenCompose(c -> c.unsubscribe(channelName))
+        String[] names = {channelName};
+        if (channel.own != null) {
+            besides.remove(channel.own);
+            names = new String[] {channelName, channel.own};
+        }
+        String[] both = names;
+        return connection().thenCompose(c -> c.unsubscribe(both))
                 .thenApply(ignored -> null);
     }
 
@@ -201,6 +259,10 @@ public final class ReleaseChannels implements AutoCloseable {
 
     private void deliver(String channelName, String message) {
         Channel channel = channels.get(channelName);
+        if (channel == null) {
+            String lockChannel = besides.get(channelName);
+            channel = lockChannel == null ? null : channels.get(lockChannel);
+        }
         if (channel != null) {
             channel.deliver(message);
         }
@@ -214,6 +276,7 @@ public final class ReleaseChannels implements AutoCloseable {
         }
         channels.values().forEach(Channel::fire);
         channels.clear();
+        besides.clear();
     }
 
     /** One waiter's view of a shared channel. */

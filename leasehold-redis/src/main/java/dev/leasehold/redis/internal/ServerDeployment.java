@@ -70,6 +70,11 @@ public final class ServerDeployment extends LettuceDeployment<RedisClient, State
     }
 
     @Override
+    public boolean clientChannels() {
+        return true;
+    }
+
+    @Override
     public PubSubLink.Opener pubSub() {
         return onMessage -> open(client, endpoint, onMessage);
     }
@@ -91,13 +96,13 @@ public final class ServerDeployment extends LettuceDeployment<RedisClient, State
     private record Link(StatefulRedisPubSubConnection<String, String> connection) implements PubSubLink {
 
         @Override
-        public CompletableFuture<Void> subscribe(String channel) {
-            return connection.async().subscribe(channel).toCompletableFuture();
+        public CompletableFuture<Void> subscribe(String... channels) {
+            return connection.async().subscribe(channels).toCompletableFuture();
         }
 
         @Override
-        public CompletableFuture<Void> unsubscribe(String channel) {
-            return connection.async().unsubscribe(channel).toCompletableFuture();
+        public CompletableFuture<Void> unsubscribe(String... channels) {
+            return connection.async().unsubscribe(channels).toCompletableFuture();
         }
 
         @Override

@@ -1,11 +1,8 @@
 package dev.leasehold.testkit.fault;
 
-import dev.leasehold.spi.AcquireRequest;
-import dev.leasehold.spi.Admission;
-import dev.leasehold.spi.Attempt;
+import dev.leasehold.spi.ForwardingLockProtocol;
 import dev.leasehold.spi.LockProtocol;
-import dev.leasehold.spi.ReleaseOutcome;
-import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.RenewalRound;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,59 +13,33 @@ import java.util.concurrent.TimeUnit;
  * reports every renewal the backend did not answer within 100 ms, or answered with an error, as
  * successful, so a holder cut off from its backend goes on believing in its lease after the backend
  * let it expire. Only a "renewal found another holder" answer (which needs a reachable backend)
- * ends its lease. Everything else is delegated.
+ * ends its lease. It hides what the backend itself grants ({@link #grantedFor}) too; everything
+ * else is delegated.
  */
-public final class LyingRenewals implements LockProtocol {
-
-    private final LockProtocol delegate;
+public final class LyingRenewals extends ForwardingLockProtocol {
 
     public LyingRenewals(LockProtocol delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
-        return delegate.renew(name, holder, ttl).completeOnTimeout(true, 100, TimeUnit.MILLISECONDS)
+        return delegate().renew(name, holder, ttl).completeOnTimeout(true, 100, TimeUnit.MILLISECONDS)
                 .exceptionally(unreachable -> true);
     }
 
+    /** The watchdog's renewals one by one through {@link #renew(String, String, Duration)}, so each lies too. */
     @Override
-    public void flushRenewals() {
-        delegate.flushRenewals();
+    public void renew(RenewalRound round) {
+        RenewalRound.renewOneByOne(round, this);
     }
 
+    /**
+     * None: the backend's own grant (an etcd lease's TTL) would bound the local deadline and tell the
+     * cut-off holder in time, which is the very check this protocol exists to defeat.
+     */
     @Override
-    public String describe() {
-        return delegate.describe();
-    }
-
-    @Override
-    public String kind() {
-        return delegate.kind();
-    }
-
-    @Override
-    public Admission admission() {
-        return delegate.admission();
-    }
-
-    @Override
-    public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
-        return delegate.tryAcquire(request);
-    }
-
-    @Override
-    public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
-        return delegate.release(name, holder);
-    }
-
-    @Override
-    public CompletableFuture<Void> abandon(String name, String holder) {
-        return delegate.abandon(name, holder);
-    }
-
-    @Override
-    public ReleaseSignal subscribe(String name, String holder) {
-        return delegate.subscribe(name, holder);
+    public Duration grantedFor(String holder, long sentAtNanos) {
+        return null;
     }
 }
