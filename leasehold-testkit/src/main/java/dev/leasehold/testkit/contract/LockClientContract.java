@@ -686,6 +686,35 @@ public abstract class LockClientContract {
                 leaseOrNull(lock.acquireAsync(Duration.ofSeconds(5)).orTimeout(Math.max(1, delayNanos), TimeUnit.NANOSECONDS)));
     }
 
+    /**
+     * A client closed right after it cancelled an acquire whose attempt was still in flight: close()
+     * must wait (within its bound) for the clean-up of that acquisition, which had already left the
+     * client's queue, or the abandon that follows the attempt's grant is refused by the closed
+     * connections and the late grant stays held by nobody for its whole ttl.
+     */
+    @Test
+    void aClientClosedRightAfterCancellingAnAcquireInFlightLeavesTheLockFree() throws Exception {
+        LockClient next = client();
+        List<String> stuck = new ArrayList<>();
+        for (int delay = 0; delay <= 5; delay++) {
+            String lockName = name("cancel-then-close:" + delay);
+            LockClient closing = connect();
+            long start = System.nanoTime();
+            CompletableFuture<Lease> pending = lock(closing, lockName, LockOptions.watchdog(Duration.ofSeconds(30)))
+                    .acquireAsync(Duration.ofSeconds(5));
+            spinFor(start, TimeUnit.MILLISECONDS.toNanos(delay));
+            pending.cancel(true);
+            closing.close();
+            Optional<Lease> taken = lock(next, lockName).tryAcquire(Duration.ofSeconds(3));
+            if (taken.isPresent()) {
+                taken.get().release();
+            } else {
+                stuck.add("closed " + delay + " ms after the call");
+            }
+        }
+        assertThat(stuck).as("locks still held 3 s after their client cancelled an acquire and closed").isEmpty();
+    }
+
     @Test
     void anAcquireInterruptedWhileItsAttemptIsInFlightLeavesTheLockFree() throws Exception {
         anAbandonedInFlightAttemptLeavesNothing("interrupt", (lock, delayNanos) -> {
