@@ -388,15 +388,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         CompletableFuture<Wake> wake = new CompletableFuture<>();
         return call(operation, callback -> curator.checkExists()
                 .usingWatcher((CuratorWatcher) event -> wake.complete(Wake.RETRY))
-                .inBackground(callback).forPath(path), event -> {
-                    if (code(event) == KeeperException.Code.NONODE || event.getStat() == null) {
-                        return null;
-                    }
-                    if (code(event) != KeeperException.Code.OK) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
-                    }
-                    return wake;
-                });
+                .inBackground(callback).forPath(path),
+                // The result code first: a lost connection also leaves the stat null, and is no release.
+                event -> found(event, ensemble, operation) ? wake : null);
     }
 
     /**
