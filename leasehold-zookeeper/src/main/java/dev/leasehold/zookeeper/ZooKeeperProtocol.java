@@ -81,6 +81,8 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private record PendingWatch(String path, CompletableFuture<Wake> wake) {
     }
 
+    private static final Comparator<NodeName> BY_SEQUENCE = Comparator.comparingLong(NodeName::sequence);
+
     private final CuratorFramework curator;
     private final String ensemble;
     /** What this kind's nodes ask for, as the rule sees it (and their names say). */
@@ -227,8 +229,23 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /** The lease nodes among {@code children}, in sequence order (markers and strangers left out). */
     private static List<NodeName> queueOf(List<String> children) {
-        return children.stream().map(NodeName::parse).flatMap(Optional::stream)
-                .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
+        // A loop, not a stream: this runs on ZooKeeper's event thread for every attempt.
+        List<NodeName> queue = new ArrayList<>(children.size());
+        for (String child : children) {
+            NodeName.parse(child).ifPresent(queue::add);
+        }
+        queue.sort(BY_SEQUENCE);
+        return queue;
+    }
+
+    /** Whether any of {@code children} is a {@link KeptMarker} (most listings have none). */
+    private static boolean hasMarker(List<String> children) {
+        for (String child : children) {
+            if (!child.isEmpty() && child.charAt(0) == KeptMarker.PREFIX) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -243,6 +260,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      */
     private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
                                               List<String> children, CompletableFuture<Wake> childrenChanged) {
+        if (!hasMarker(children)) {
+            return decide(request, own, mayRecreate, queueOf(children), List.of(), childrenChanged);
+        }
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         return liveMarkers(directory, children, own, operation).thenCompose(kept ->
@@ -252,7 +272,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
                                               List<NodeName> queue, List<LiveMarker> kept,
                                               CompletableFuture<Wake> childrenChanged) {
-        String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         int mine = indexOf(queue, nameOf(own));
         if (mine < 0) {
@@ -267,13 +286,21 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             }
             return create(request).thenCompose(created -> evaluate(request, created, false));
         }
-        List<NodeName> withKept = new ArrayList<>();
-        kept.forEach(live -> withKept.add(live.marker().stand()));
-        withKept.addAll(queue);
+        List<NodeName> withKept = queue;
+        if (!kept.isEmpty()) {
+            withKept = new ArrayList<>(kept.size() + queue.size());
+            for (LiveMarker live : kept) {
+                withKept.add(live.marker().stand());
+            }
+            withKept.addAll(queue);
+        }
+        List<QueueEntry> entries = new ArrayList<>(withKept.size());
+        for (NodeName node : withKept) {
+            entries.add(node.entry());
+        }
         QueueRule.Decision decision;
         try {
-            decision = QueueRule.decide(request.name(), withKept.stream().map(NodeName::entry).toList(),
-                    mine + kept.size());
+            decision = QueueRule.decide(request.name(), entries, mine + kept.size());
         } catch (LeaseholdException refused) {
             // Nothing may stay taken: the node goes before the caller hears of the refusal.
             nodes.remove(request.holder(), own);
@@ -290,6 +317,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             }
             return CompletableFuture.completedFuture(grant(request, own));
         }
+        String directory = LockPaths.directory(request.name());
         if (!kept.isEmpty() && (decision.watchesWholeQueue() || decision.watch() < kept.size())) {
             // Blocked by a marker (or, for a permit, perhaps by one): try again when the first ends.
             long first = kept.stream().mapToLong(LiveMarker::endMillis).min().orElseThrow();
