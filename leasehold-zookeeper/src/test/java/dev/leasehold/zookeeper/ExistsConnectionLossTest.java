@@ -1,5 +1,6 @@
 package dev.leasehold.zookeeper;
 
+import dev.leasehold.LeaderInfo;
 import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import org.apache.curator.framework.CuratorFramework;
@@ -14,7 +15,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * An {@code exists} answered with a connection loss says nothing about the node: ZooKeeper leaves
  * the stat null then, as it does for a node that is gone, so the result code must be read first.
  * A waiter must not take its predecessor for released (and list and watch again at once, over and
- * over), and the inspector must not report a holder's token as 0: both fail, loudly.
+ * over), the inspector must not report a holder's token as 0, and a leader's record must not be
+ * refused as if its term had ended: all fail, loudly.
  *
  * <p>The fault: the client's framework is given ({@link ZooKeeperLocks#using}) a ZooKeeper handle
  * that answers every asynchronous {@code exists} on a lock's node with {@code CONNECTIONLOSS}, as
@@ -115,6 +119,24 @@ class ExistsConnectionLossTest {
             losing.set(true);
             assertThatThrownBy(() -> inspector.inspect(name))
                     .isInstanceOf(LockUnavailableException.class).hasMessageContaining("CONNECTIONLOSS");
+        }
+    }
+
+    /** The write of a leader record is conditional on an exists of the term's node: its loss is no refusal. */
+    @Test
+    void aLeaderRecordWhoseExistsIsLostFailsRatherThanBeRefused() throws Exception {
+        String name = name("publish");
+        try (CuratorFramework curator = losingFramework();
+             ZooKeeperLockClient holder = TestClients.connect(ensemble);
+             Lease held = holder.lock(name).acquire(Duration.ofSeconds(5))) {
+            ZooKeeperLeaderRecords records = new ZooKeeperLeaderRecords(curator, "the test ensemble");
+            LeaderInfo term = new LeaderInfo("leader-1", held.token(), Optional.empty());
+            losing.set(true);
+            assertThatThrownBy(() -> records.publish(name, term, Duration.ofSeconds(10)).join())
+                    .isInstanceOf(CompletionException.class).cause()
+                    .isInstanceOf(LockUnavailableException.class).hasMessageContaining("CONNECTIONLOSS");
+            losing.set(false);
+            assertThat(records.publish(name, term, Duration.ofSeconds(10)).join()).as("the term's own node").isTrue();
         }
     }
 }
