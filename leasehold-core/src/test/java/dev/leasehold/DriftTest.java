@@ -8,9 +8,10 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link LockOptions#drift(Duration)} divides nanoseconds instead of calling
- * {@link Duration#dividedBy(long)} (BigDecimal), since the watchdog takes it on every renewal answer:
- * it must give exactly what {@code ttl.dividedBy(100).plusMillis(2)} gives, rounding included.
+ * {@link LockOptions#drift(Duration)} and {@link LockOptions#renewalPeriod()} divide nanoseconds
+ * instead of calling {@link Duration#dividedBy(long)} (BigDecimal), since every lease and every
+ * renewal answer takes them: they must give exactly what {@code ttl.dividedBy(100).plusMillis(2)}
+ * and {@code ttl.dividedBy(3)} give, rounding included.
  */
 class DriftTest {
 
@@ -22,6 +23,15 @@ class DriftTest {
                 Duration.ofSeconds(Long.MAX_VALUE / 1_000_000_000L, 1), Duration.ofSeconds(Long.MAX_VALUE / 2));
         for (Duration ttl : ttls) {
             assertEquals(ttl.dividedBy(100).plusMillis(2), LockOptions.drift(ttl), ttl.toString());
+        }
+    }
+
+    @Test
+    void renewalPeriodIsAThirdOfTheTtlRoundedAsDurationDivides() {
+        List<Duration> ttls = List.of(LockOptions.MIN_TTL, Duration.ofMillis(100).plusNanos(1), Duration.ofMillis(333),
+                Duration.ofSeconds(10), Duration.ofSeconds(30, 123_456_789), LockOptions.MAX_TTL);
+        for (Duration ttl : ttls) {
+            assertEquals(ttl.dividedBy(3), LockOptions.watchdog(ttl).renewalPeriod(), ttl.toString());
         }
     }
 }

@@ -53,16 +53,19 @@ final class Renewal {
     private final AtomicReference<RenewalScheduler.Timer> nextTick = new AtomicReference<>();
     private final Runnable tick = this::tick;
 
+    /**
+     * @param granted the lease's lifetime as granted at {@code acquiredAtNanos}
+     *                ({@link ManagedLease#grantedLifetime}), before the drift
+     */
     Renewal(ManagedLease lease, LockProtocol protocol, RenewalScheduler scheduler, LockOptions options,
-            long acquiredAtNanos, CallTimeouts timeouts, LeaseEvents events) {
+            long acquiredAtNanos, Duration granted, CallTimeouts timeouts, LeaseEvents events) {
         this.lease = lease;
         this.protocol = protocol;
         this.scheduler = scheduler;
         this.options = options;
         this.periodNanos = options.renewalPeriod().toNanos();
         this.gridNanos = Math.max(1, Math.min(MAX_GRID_NANOS, periodNanos / 8));
-        this.grantedPeriodNanos = ManagedLease.grantedLifetime(protocol, lease.holder(), acquiredAtNanos,
-                options.ttl()).toNanos() / 3;
+        this.grantedPeriodNanos = granted.toNanos() / 3;
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.timeouts = timeouts;
         this.events = events;
@@ -126,10 +129,11 @@ final class Renewal {
                         events.renewalFailed();
                         logFailure(error);
                     } else if (extended) {
-                        grantedPeriodNanos = ManagedLease.grantedLifetime(protocol, lease.holder(), sentAt,
-                                options.ttl()).toNanos() / 3;
-                        if (!lease.lifecycle().extend(sentAt + ManagedLease.localLifetimeNanos(protocol,
-                                lease.holder(), sentAt, options.ttl()), System.nanoTime())) {
+                        Duration granted = ManagedLease.grantedLifetime(protocol, lease.holder(), sentAt,
+                                options.ttl());
+                        grantedPeriodNanos = granted.toNanos() / 3;
+                        if (!lease.lifecycle().extend(sentAt + ManagedLease.localLifetimeNanos(granted),
+                                System.nanoTime())) {
                             // Too late (the deadline passed while the answer travelled) or already ended.
                             lease.isValid();
                         }
