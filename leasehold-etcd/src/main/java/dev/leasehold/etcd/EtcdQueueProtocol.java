@@ -51,8 +51,10 @@ import java.util.concurrent.CompletableFuture;
  * latest grant or confirmed keep-alive leaves less than two thirds of the ttl is a
  * {@code LeaseKeepAlive} of the session (confirmed by a count-only {@code Range}) sent together with
  * it. The engine counts the lease no longer than the session is known to live on the servers
- * ({@link #grantedFor}); a renewal one {@code LeaseKeepAlive} and its
- * {@code Range}; a release one {@code DeleteRange}; a release within hold-at-least a
+ * ({@link #grantedFor}); the renewals of one batch on one session share one read of their keys (a
+ * {@code Range}, or a read-only {@code Txn} for several), preceded by one {@code LeaseKeepAlive} of
+ * the session when it is last confirmed more than a third of the ttl ago ({@link KeepAlives}); a
+ * release one {@code DeleteRange}; a release within hold-at-least a
  * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
  * {@code LeaseGrant} for the session; a waiter whose one blocker is deleted holds after one
  * count-only {@code Range} of its own key (see {@code handOff}). A fixed lease's first attempt is a {@code LeaseGrant} and
@@ -226,6 +228,12 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         return acquisitions.renew(holder, ttl);
+    }
+
+    /** Sends the renewals of keys on sessions buffered since the last flush: see {@link KeepAlives}. */
+    @Override
+    public void flushRenewals() {
+        acquisitions.flushRenewals();
     }
 
     @Override
