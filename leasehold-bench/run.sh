@@ -4,7 +4,7 @@
 #
 #   leasehold-bench/run.sh            the full run, for RESULTS.md
 #   leasehold-bench/run.sh --smoke    every workload for one very short iteration
-#   leasehold-bench/run.sh --out FILE write the report elsewhere
+#   leasehold-bench/run.sh --out FILE write the report elsewhere (its charts go to charts/ beside it)
 #
 # Extra Maven flags (e.g. -o for offline) can be passed in MAVEN_ARGS.
 set -euo pipefail

@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
- * Runs every benchmark and writes the Markdown report.
+ * Runs every benchmark and writes the Markdown report and its charts.
  *
  * <pre>
  * java -jar leasehold-bench/target/benchmarks.jar [--smoke] [--out FILE]
@@ -13,7 +13,8 @@ import java.nio.file.Path;
  *
  * {@code --out} defaults to {@code leasehold-bench/RESULTS.md} (run from the repository root, as
  * {@code leasehold-bench/run.sh} does); {@code --smoke} runs each workload for one very short
- * iteration, to check the pipeline rather than to measure.
+ * iteration, to check the pipeline rather than to measure. The charts go to {@code charts/} beside
+ * the report (see {@link ResultsCharts}).
  *
  * <p>A cell that fails is reported as failed and the run goes on. The exit code is 1 if a
  * Leasehold cell failed, 0 otherwise (a peer's failed cell is a finding about the peer).

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Leasehold on the consensus stores against each store's usual Java lock, on the same servers in
@@ -25,6 +26,7 @@ import java.util.List;
  * </pre>
  *
  * <p>{@code --only} measures one store's pair and skips the other (for a quicker run while working on one).
+ * The charts go to {@code charts/} beside the report (see {@link ReportCharts}).
  */
 public final class ConsensusBench {
 
@@ -42,7 +44,10 @@ public final class ConsensusBench {
         Settings settings = parsed.smoke() ? Settings.smoke() : Settings.full();
         Instant started = Instant.now();
         List<Table> tables = run(settings, only);
-        parsed.publish(markdown(tables, settings, Duration.between(started, Instant.now())));
+        Duration took = Duration.between(started, Instant.now());
+        Map<String, String> images = ReportCharts.write(parsed.out(),
+                PeerCharts.of(tables, settings, PeerCharts.provenance()));
+        parsed.publish(markdown(tables, settings, took, images));
     }
 
     /**
@@ -102,11 +107,18 @@ public final class ConsensusBench {
         return tables;
     }
 
+    /** The report without charts. */
     static String markdown(List<Table> tables, Settings settings, Duration took) {
+        return markdown(tables, settings, took, Map.of());
+    }
+
+    /** The report, each table followed by its charts in {@code images} (from {@link ReportCharts#write}). */
+    static String markdown(List<Table> tables, Settings settings, Duration took, Map<String, String> images) {
         StringBuilder text = new StringBuilder("# Leasehold on ZooKeeper and etcd against Curator and jetcd\n\n")
                 .append(PeerBench.method(settings, took));
         for (Table table : tables) {
-            text.append(PeerBench.markdown(table, List.of(new Ratio(table.peers().get(0), table.peers().get(1)))));
+            text.append(PeerBench.markdown(table, List.of(new Ratio(table.peers().get(0), table.peers().get(1)))))
+                    .append(ReportCharts.images(images, PeerCharts.names(table)));
         }
         return text.toString();
     }

@@ -82,6 +82,18 @@ public enum Contender {
         LockAdapter open(List<String> uris, Duration ttl) {
             return RedissonSemaphoreAdapter.connect(uris.get(0), ttl);
         }
+    },
+    PUBSUB_DIRECT_FLOOR("pub/sub floor, handed over") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return RawPubSubAdapter.connect(uris.get(0), ttl, RawPubSubAdapter.Mode.DIRECT, label());
+        }
+    },
+    PUBSUB_RETRY_FLOOR("pub/sub floor, woken to retry") {
+        @Override
+        LockAdapter open(List<String> uris, Duration ttl) {
+            return RawPubSubAdapter.connect(uris.get(0), ttl, RawPubSubAdapter.Mode.NOTIFY, label());
+        }
     };
 
     /** The lock ttl all workloads but the watchdog's use: Leasehold's and Redisson's default watchdog timeout. */
@@ -92,6 +104,14 @@ public enum Contender {
 
     /** Each thread with a client of its own: the mutexes and the fair locks, against Redisson's. */
     public static final List<Contender> CLIENT_PER_THREAD = List.of(LEASEHOLD, REDISSON, LEASEHOLD_FAIR, REDISSON_FAIR);
+
+    /**
+     * {@link #CLIENT_PER_THREAD} and the two pub/sub floors ({@link RawPubSubAdapter}): what a lock
+     * that hands over (or wakes a waiter to retry) with no other client work would do on the same
+     * machine, for {@link ContentionBench}.
+     */
+    public static final List<Contender> WITH_PUBSUB_FLOORS = List.of(LEASEHOLD, REDISSON, LEASEHOLD_FAIR, REDISSON_FAIR,
+            PUBSUB_DIRECT_FLOOR, PUBSUB_RETRY_FLOOR);
 
     /** The handoff rows: the single-node mutexes and the fair locks. */
     public static final List<Contender> HANDOFF = List.of(LEASEHOLD, REDISSON, REDISSON_FENCED, RAW_FLOOR,

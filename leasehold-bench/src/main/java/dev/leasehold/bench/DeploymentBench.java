@@ -30,6 +30,8 @@ import java.util.Map;
  * <pre>
  * java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.DeploymentBench [--smoke] [--out FILE]
  * </pre>
+ *
+ * <p>The charts go to {@code charts/} beside the report (see {@link ReportCharts}).
  */
 public final class DeploymentBench {
 
@@ -62,7 +64,10 @@ public final class DeploymentBench {
         Settings settings = parsed.smoke() ? Settings.smoke() : Settings.full();
         Instant started = Instant.now();
         List<Deployment> deployments = run(settings);
-        parsed.publish(markdown(deployments, settings, Duration.between(started, Instant.now())));
+        Duration took = Duration.between(started, Instant.now());
+        Map<String, String> images = ReportCharts.write(parsed.out(),
+                PeerCharts.of(deployments.stream().map(Deployment::table).toList(), settings, PeerCharts.provenance()));
+        parsed.publish(markdown(deployments, settings, took, images));
     }
 
     /** Starts each deployment, measures its peers, stops it. */
@@ -109,7 +114,7 @@ public final class DeploymentBench {
         Map<String, Double> perPair = new LinkedHashMap<>();
         for (Peer peer : peers) {
             masters.forEach(RedisStats::reset);
-            try (LockAdapter adapter = peer.open().get()) {
+            try (LockAdapter adapter = peer.open().apply(1)) {
                 for (int i = 0; i < CENSUS; i++) {
                     adapter.lock("census-" + i).acquire().release();
                 }
@@ -121,7 +126,13 @@ public final class DeploymentBench {
         return perPair;
     }
 
+    /** The report without charts. */
     static String markdown(List<Deployment> deployments, Settings settings, Duration took) {
+        return markdown(deployments, settings, took, Map.of());
+    }
+
+    /** The report, each deployment followed by its charts in {@code images} (from {@link ReportCharts#write}). */
+    static String markdown(List<Deployment> deployments, Settings settings, Duration took, Map<String, String> images) {
         StringBuilder text = new StringBuilder("# Leasehold on Redis Sentinel and Cluster against Redisson\n\n")
                 .append(PeerBench.method(settings, took))
                 .append("\nBoth libraries hold watchdog leases of ").append(TTL.toSeconds()).append(" s. ")
@@ -134,7 +145,8 @@ public final class DeploymentBench {
                     .append("masters): ");
             List<String> counts = deployment.waitsPerPair().entrySet().stream()
                     .map(e -> e.getKey() + " " + String.format("%.2f", e.getValue())).toList();
-            text.append(String.join("; ", counts)).append(".\n");
+            text.append(String.join("; ", counts)).append(".\n")
+                    .append(ReportCharts.images(images, PeerCharts.names(deployment.table())));
         }
         return text.toString();
     }

@@ -88,7 +88,8 @@ public final class HerdBench {
         List<Contender> chosen = contenders == null ? CONTENDERS
                 : Arrays.stream(contenders.split(",")).map(Contender::valueOf).toList();
         Result result = run(settings, chosen, new Progress(System.out));
-        parsed.publish(markdown(result));
+        Map<String, String> images = ReportCharts.write(parsed.out(), HerdCharts.of(result, PeerCharts.provenance()));
+        parsed.publish(markdown(result, images));
         if (result.failures().keySet().stream().anyMatch(Contender::leasehold)) {
             System.exit(1);
         }
@@ -228,7 +229,13 @@ public final class HerdBench {
         return Fmt.spread(Spread.of(cells.stream().mapToDouble(figure).boxed().toList()), Fmt::two);
     }
 
+    /** The report without charts. */
     static String markdown(Result result) {
+        return markdown(result, Map.of());
+    }
+
+    /** The report, its table followed by the charts in {@code images} (from {@link ReportCharts#write}). */
+    static String markdown(Result result, Map<String, String> images) {
         HerdWorkload.Settings settings = result.settings();
         StringBuilder md = new StringBuilder("# Herd: what one release costs against the number of waiters\n\n");
         md.append("Produced by `java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.HerdBench` on one "
@@ -297,6 +304,7 @@ public final class HerdBench {
                     .append(" / ").append(Fmt.ms(median(cells, cell -> cell.handoffNanos().getValueAtPercentile(99))))
                     .append(" |\n"));
         }
+        md.append(ReportCharts.images(images, HerdCharts.NAMES));
         commandsByName(result, md);
         md.append("\n## Data for a chart (medians per contender and herd size)\n\n```csv\n"
                 + "contender,waiters,client_commands_per_grant,attempts_per_grant,deliveries_per_grant,"

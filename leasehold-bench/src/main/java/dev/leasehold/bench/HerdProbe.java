@@ -46,14 +46,7 @@ final class HerdProbe implements AutoCloseable {
         }
     }
 
-    private static final String SNAPSHOT = "-- leasehold-bench herd probe %d\n"
-            + "local channels = redis.call('pubsub', 'channels')\n"
-            + "local counts = {}\n"
-            + "for i = 1, #channels, 500 do\n"
-            + "  local part = redis.call('pubsub', 'numsub', unpack(channels, i, math.min(i + 499, #channels)))\n"
-            + "  for j = 1, #part do counts[#counts + 1] = part[j] end\n"
-            + "end\n"
-            + "return counts";
+    private static final String SNAPSHOT = BenchLua.text("herd_subscribers.lua");
 
     private final RespClient monitor;
     private final RespClient control;
@@ -83,7 +76,7 @@ final class HerdProbe implements AutoCloseable {
         try {
             probe.monitor.setReadTimeout(Duration.ofSeconds(60));
             probe.monitor.call("MONITOR");
-            List<?> counts = (List<?>) probe.control.call("EVAL", SNAPSHOT.replace("%d", probe.startMarker), "0");
+            List<?> counts = (List<?>) probe.control.call("EVAL", "-- " + probe.startMarker + "\n" + SNAPSHOT, "0");
             for (int i = 0; i + 1 < counts.size(); i += 2) {
                 probe.subscribers.put((String) counts.get(i), (Long) counts.get(i + 1));
             }

@@ -26,28 +26,7 @@ record KeyCensus(Map<String, Shape> shapes) {
 
     static final KeyCensus EMPTY = new KeyCensus(Map.of());
 
-    private static final String SCRIPT = """
-            local shapes, order = {}, {}
-            for _, key in ipairs(redis.call('keys', '*')) do
-              local shape = (string.gsub(key, 'lock%-%d+', 'NAME'))
-              shape = (string.gsub(shape, '%x%x%x%x%x%x%x%x[%x%-]*', 'ID'))
-              local s = shapes[shape]
-              if not s then
-                s = {0, 0, -1}
-                shapes[shape] = s
-                order[#order + 1] = shape
-              end
-              s[1] = s[1] + 1
-              local ttl = redis.call('pttl', key)
-              if ttl == -1 then s[2] = s[2] + 1 elseif ttl > s[3] then s[3] = ttl end
-            end
-            local out = {}
-            for _, shape in ipairs(order) do
-              local s = shapes[shape]
-              out[#out + 1] = {shape, s[1], s[2], s[3]}
-            end
-            return out
-            """;
+    private static final String SCRIPT = BenchLua.text("key_census.lua");
 
     /** The keys on {@code server} right now. */
     @SuppressWarnings("unchecked")
@@ -59,6 +38,35 @@ record KeyCensus(Map<String, Shape> shapes) {
                     new Shape((Long) fields.get(1), (Long) fields.get(2), (Long) fields.get(3)));
         }
         return new KeyCensus(shapes);
+    }
+
+    /**
+     * The shapes of a sample of at most {@code limit} keys, read by {@code SCAN} and one {@code PTTL}
+     * each, so a server with a million keys is never blocked by one long script (which {@link #take}
+     * would be). The counts are the sample's, not the server's.
+     */
+    @SuppressWarnings("unchecked")
+    static KeyCensus sample(RedisServer server, int limit) {
+        Map<String, Shape> shapes = new LinkedHashMap<>();
+        String cursor = "0";
+        int seen = 0;
+        do {
+            List<Object> reply = (List<Object>) server.command("SCAN", cursor, "COUNT", "500");
+            cursor = (String) reply.get(0);
+            for (Object key : (List<Object>) reply.get(1)) {
+                if (seen++ == limit) {
+                    return new KeyCensus(shapes);
+                }
+                long ttl = (Long) server.command("PTTL", (String) key);
+                shapes.merge(shape((String) key), new Shape(1, ttl == -1 ? 1 : 0, ttl == -1 ? -1 : ttl), Shape::plus);
+            }
+        } while (!cursor.equals("0"));
+        return new KeyCensus(shapes);
+    }
+
+    /** The script's shape of one key, in Java: the lock name as {@code NAME}, random ids as {@code ID}. */
+    private static String shape(String key) {
+        return key.replaceAll("lock-\\d+", "NAME").replaceAll("[0-9a-fA-F]{8}[0-9a-fA-F-]*", "ID");
     }
 
     /** Both censuses added up, shape by shape. */

@@ -5,9 +5,13 @@ import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
+import dev.leasehold.engine.EngineLockClient;
+import dev.leasehold.redis.RedisLockClient;
 import dev.leasehold.redis.RedisLocks;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -75,8 +79,23 @@ final class LeaseholdAdapter implements LockAdapter {
         };
         return () -> {
             Lease lease = acquire.get();
-            return Held.of(lease.token(), lease::release);
+            return Held.of(lease.token(), lease::release, lease::isValid);
         };
+    }
+
+    /** The client's own counters of per-lease and per-name state (none for a client outside the engine). */
+    @Override
+    public Map<String, Long> clientState() {
+        Map<String, Long> state = new LinkedHashMap<>();
+        if (client instanceof EngineLockClient engine) {
+            state.put("held leases", (long) engine.heldLeases());
+            state.put("names with a local queue", (long) engine.activeLockNames());
+            state.put("pending timers", (long) engine.pendingTimers());
+        }
+        if (client instanceof RedisLockClient redis) {
+            state.put("subscriptions", (long) redis.activeSubscriptions());
+        }
+        return state;
     }
 
     @Override

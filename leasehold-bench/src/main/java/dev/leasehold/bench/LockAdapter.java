@@ -1,5 +1,9 @@
 package dev.leasehold.bench;
 
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
 /**
  * One lock implementation under test, reduced to what every workload needs: a reusable handle
  * per lock name, a blocking acquire and a release. Each workload drives every contender through
@@ -20,9 +24,51 @@ public interface LockAdapter extends AutoCloseable {
     /** A reusable, thread-safe handle on the lock with this name. */
     Handle lock(String name);
 
+    /**
+     * What the client keeps per lock name and per lease right now, by counter (Leasehold: held
+     * leases, lock names with a local queue, pending timers, subscriptions), read without a server
+     * call; empty where the library exposes no such counters.
+     */
+    default Map<String, Long> clientState() {
+        return Map.of();
+    }
+
     /** Closes the client and its connections. */
     @Override
     void close();
+
+    /**
+     * This adapter, whose {@link #close()} also closes {@code resource} after the client (e.g. the
+     * connection pool the client was given, which the client does not own).
+     */
+    default LockAdapter closing(AutoCloseable resource) {
+        LockAdapter client = this;
+        return new LockAdapter() {
+            @Override
+            public String label() {
+                return client.label();
+            }
+
+            @Override
+            public Handle lock(String name) {
+                return client.lock(name);
+            }
+
+            @Override
+            public Map<String, Long> clientState() {
+                return client.clientState();
+            }
+
+            @Override
+            public void close() {
+                try (resource) {
+                    client.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not close " + resource, e);
+                }
+            }
+        };
+    }
 
     /** One named lock. */
     interface Handle {
@@ -40,8 +86,24 @@ public interface LockAdapter extends AutoCloseable {
         /** Releases the lock; called once, by the acquiring thread. */
         void release();
 
+        /**
+         * Whether the client itself still counts the lock as held, without a server call (Leasehold's
+         * {@code Lease.isValid()}); empty where the library keeps no local lease state (Redisson's RLock).
+         */
+        default Optional<Boolean> validLocally() {
+            return Optional.empty();
+        }
+
         /** An acquisition with {@code token} (or {@link #NO_TOKEN}) that {@code release} gives back. */
         static Held of(long token, Runnable release) {
+            return of(token, release, null);
+        }
+
+        /**
+         * As {@link #of(long, Runnable)}, with the client's own view of the lease's validity
+         * ({@code null}: the library keeps none).
+         */
+        static Held of(long token, Runnable release, BooleanSupplier valid) {
             return new Held() {
                 @Override
                 public long token() {
@@ -51,6 +113,11 @@ public interface LockAdapter extends AutoCloseable {
                 @Override
                 public void release() {
                     release.run();
+                }
+
+                @Override
+                public Optional<Boolean> validLocally() {
+                    return valid == null ? Optional.empty() : Optional.of(valid.getAsBoolean());
                 }
             };
         }

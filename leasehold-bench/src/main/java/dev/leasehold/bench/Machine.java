@@ -46,7 +46,7 @@ record Machine(int cpus, String cpuModel, String memory, String jdk, String os, 
                 redisVersion,
                 readLibraries(),
                 loadedNetty(),
-                gitRevision(),
+                revision(MEASURED),
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     }
 
@@ -74,6 +74,15 @@ record Machine(int cpus, String cpuModel, String memory, String jdk, String os, 
     }
 
     private static Map<String, String> readLibraries() {
+        Map<String, String> versions = new LinkedHashMap<>();
+        for (String name : List.of("Leasehold", "Redisson", "Lettuce", "Netty", "Reactor", "JMH")) {
+            versions.put(name, library(name));
+        }
+        return versions;
+    }
+
+    /** The version of {@code name} (a key of versions.properties, e.g. "ShedLock") this jar was built with, or "unknown". */
+    static String library(String name) {
         Properties properties = new Properties();
         try (InputStream in = Machine.class.getResourceAsStream("versions.properties")) {
             if (in != null) {
@@ -82,27 +91,28 @@ record Machine(int cpus, String cpuModel, String memory, String jdk, String os, 
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read versions.properties", e);
         }
-        Map<String, String> versions = new LinkedHashMap<>();
-        for (String name : List.of("Leasehold", "Redisson", "Lettuce", "Netty", "Reactor", "JMH")) {
-            versions.put(name, properties.getProperty(name, "unknown"));
-        }
-        return versions;
+        return properties.getProperty(name, "unknown");
     }
 
     /**
      * {@code git rev-parse --short HEAD} in the working directory (run.sh runs from the repository
-     * root), noting uncommitted changes in the measured modules: the jar is built from the working
-     * tree, so the commit alone may not be what was measured.
+     * root), noting uncommitted changes in the {@code measured} modules: the jar is built from the
+     * working tree, so the commit alone may not be what was measured.
      */
-    private static String gitRevision() {
+    static String revision(List<String> measured) {
         String head = git("rev-parse", "--short", "HEAD");
         if (head.isEmpty()) {
             return "unknown (not run inside the Git repository)";
         }
         List<String> status = new ArrayList<>(List.of("status", "--porcelain", "--untracked-files=no", "--"));
-        status.addAll(MEASURED);
+        status.addAll(measured);
         return git(status.toArray(String[]::new)).isEmpty() ? head
-                : head + " with uncommitted changes in " + String.join(", ", MEASURED);
+                : head + " with uncommitted changes in " + String.join(", ", measured);
+    }
+
+    /** {@link #revision} over the modules the Redis benchmarks measure. */
+    static String gitRevision() {
+        return revision(MEASURED);
     }
 
     private static String git(String... args) {

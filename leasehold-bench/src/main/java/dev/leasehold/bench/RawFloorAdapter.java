@@ -17,8 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class RawFloorAdapter implements LockAdapter {
 
-    private static final String COMPARE_AND_DELETE =
-            "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+    private static final String COMPARE_AND_DELETE = BenchLua.text("floor_release.lua");
 
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;

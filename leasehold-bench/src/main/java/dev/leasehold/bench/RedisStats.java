@@ -61,6 +61,34 @@ final class RedisStats {
         throw new IllegalStateException("INFO " + section + " has no field " + field);
     }
 
+    /**
+     * The keys of database 0 from {@code INFO keyspace}: how many, how many have a TTL, and their
+     * average TTL in ms (0 when none has one).
+     */
+    record Keyspace(long keys, long expires, long avgTtlMillis) {
+        static final Keyspace EMPTY = new Keyspace(0, 0, 0);
+    }
+
+    /** {@code INFO keyspace} of database 0 ({@link Keyspace#EMPTY} when it holds no key). */
+    static Keyspace keyspace(RedisServer server) {
+        for (String line : ((String) server.command("INFO", "keyspace")).split("\r?\n")) {
+            if (line.startsWith("db0:")) {
+                Map<String, Long> fields = new HashMap<>();
+                for (String field : line.substring("db0:".length()).trim().split(",")) {
+                    String[] pair = field.split("=");
+                    fields.put(pair[0], Long.parseLong(pair[1]));
+                }
+                return new Keyspace(fields.get("keys"), fields.get("expires"), fields.getOrDefault("avg_ttl", 0L));
+            }
+        }
+        return Keyspace.EMPTY;
+    }
+
+    /** Bytes the server's allocator holds for data and overhead ({@code INFO memory used_memory}). */
+    static long usedMemory(RedisServer server) {
+        return (long) infoField(server, "memory", "used_memory");
+    }
+
     /** Seconds of CPU the server process used so far (user + system, all threads). */
     static double serverCpuSeconds(RedisServer server) {
         return infoField(server, "cpu", "used_cpu_user") + infoField(server, "cpu", "used_cpu_sys");

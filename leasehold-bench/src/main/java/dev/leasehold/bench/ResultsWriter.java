@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** Writes a run's results as the Markdown report, {@code RESULTS.md}. */
+/** Writes a run's results as the Markdown report, {@code RESULTS.md}, with its charts beside it ({@link ResultsCharts}). */
 final class ResultsWriter {
 
     /** A ratio or figure that a failed cell makes impossible. */
@@ -18,27 +19,38 @@ final class ResultsWriter {
     }
 
     /**
-     * Replaces {@code file} with the report of {@code results} in one atomic rename, so a run killed
-     * while writing leaves the previous report whole rather than a truncated one.
+     * Writes the charts of {@code results} to {@code charts/} beside {@code file} (see
+     * {@link ReportCharts}), then replaces {@code file} with the report, which shows them, in one
+     * atomic rename, so a run killed while writing leaves the previous report whole rather than a
+     * truncated one.
      */
     static void write(BenchResults results, Path file) throws IOException {
         Path target = file.toAbsolutePath();
         Files.createDirectories(target.getParent());
+        Map<String, String> images = ReportCharts.write(target, ResultsCharts.of(results));
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        Files.writeString(temporary, render(results));
+        Files.writeString(temporary, render(results, images));
         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** The report without charts. */
     static String render(BenchResults results) {
+        return render(results, Map.of());
+    }
+
+    /** The report, showing the charts of {@code images} (chart name to Markdown, from {@link ReportCharts#write}). */
+    static String render(BenchResults results, Map<String, String> images) {
         StringBuilder md = new StringBuilder();
         header(results, md);
         targets(results, md);
         // A workload that has not finished yet (a partial report) has no section.
         if (results.uncontended() != null) {
             uncontended(results, md);
+            md.append(ReportCharts.images(images, List.of(ResultsCharts.UNCONTENDED)));
         }
         if (results.family() != null) {
             family(results, md);
+            md.append(ReportCharts.images(images, List.of(ResultsCharts.FAMILY)));
         }
         if (results.contended() != null) {
             contended(results, results.contended(), md);
@@ -48,6 +60,8 @@ final class ResultsWriter {
         }
         if (results.handoff() != null) {
             handoff(results, md);
+            md.append(ReportCharts.images(images, Arrays.stream(HandoffWorkload.Pairing.values())
+                    .map(ResultsCharts::handoff).toList()));
         }
         if (results.watchdog() != null) {
             watchdog(results, md);
@@ -246,7 +260,7 @@ final class ResultsWriter {
                     .append(" | ").append(latency(cell.waitNanos().getValueAtPercentile(50), cell.p50PerRound()))
                     .append(" | ").append(latency(cell.waitNanos().getValueAtPercentile(99), cell.p99PerRound()))
                     .append(" | ").append(Fmt.spread(Spread.of(cell.fairness()), Fmt::two))
-                    .append(" | ").append(java.util.Arrays.stream(last).mapToObj(String::valueOf)
+                    .append(" | ").append(Arrays.stream(last).mapToObj(String::valueOf)
                             .collect(Collectors.joining(" ")))
                     .append(" | ").append(perOperation(result.probes().get(contender)))
                     .append(perThread ? " | " + serverPerOperation(result.probes().get(contender)) : "")

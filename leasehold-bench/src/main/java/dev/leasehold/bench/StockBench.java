@@ -1,6 +1,5 @@
 package dev.leasehold.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasehold.launcher.PostgresServer;
 import dev.leasehold.launcher.RedisServer;
@@ -68,7 +67,7 @@ public final class StockBench {
     static List<Row> run(Settings settings) throws Exception {
         try (RedisServer redis = RedisServer.builder().start();
              PostgresServer postgres = PostgresServer.start();
-             HikariDataSource pool = pool(postgres)) {
+             HikariDataSource pool = PostgresPool.open(postgres, 40, 40)) {
             List<StrategyFactory> strategies = List.of(
                     () -> new LockedStock(RedisLocks.connect(redis.uri()), pool),
                     () -> new LuaStock(redis.uri()),
@@ -146,16 +145,6 @@ public final class StockBench {
         if (failure.get() != null) {
             throw new IllegalStateException(strategy.name() + " failed", failure.get());
         }
-    }
-
-    private static HikariDataSource pool(PostgresServer postgres) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(postgres.jdbcUrl());
-        config.setUsername(postgres.user());
-        config.setPassword(postgres.password());
-        config.setMaximumPoolSize(40);
-        config.addDataSourceProperty("socketTimeout", "30");
-        return new HikariDataSource(config);
     }
 
     static String markdown(List<Row> rows, Settings settings) {

@@ -19,6 +19,7 @@ final class ThreadCpu {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Map<Long, Long> nanosByThread = new HashMap<>();
+    private final Map<Long, Long> allocatedByThread = new HashMap<>();
     private final Map<Long, String> groupByThread = new HashMap<>();
     private final double processSeconds;
 
@@ -29,6 +30,9 @@ final class ThreadCpu {
             if (nanos >= 0 && info != null) {
                 nanosByThread.put(id, nanos);
                 groupByThread.put(id, group(info.getThreadName()));
+                if (THREADS instanceof com.sun.management.ThreadMXBean counting) {
+                    allocatedByThread.put(id, counting.getThreadAllocatedBytes(id));
+                }
             }
         }
         processSeconds = ProcessCpu.seconds();
@@ -58,6 +62,18 @@ final class ThreadCpu {
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), 100 * e.getValue() / seconds));
         return sorted;
+    }
+
+    /**
+     * Bytes the Java threads alive now allocated on the heap since {@code earlier} (threads that
+     * ended in between are not counted); 0 where the JVM does not count allocations per thread.
+     */
+    long allocatedSince(ThreadCpu earlier) {
+        long bytes = 0;
+        for (Map.Entry<Long, Long> thread : allocatedByThread.entrySet()) {
+            bytes += thread.getValue() - earlier.allocatedByThread.getOrDefault(thread.getKey(), 0L);
+        }
+        return bytes;
     }
 
     /** The thread name without its numbering: {@code redisson-netty-101-5} gives {@code redisson-netty}. */

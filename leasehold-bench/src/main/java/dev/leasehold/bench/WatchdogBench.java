@@ -16,10 +16,11 @@ import java.util.stream.Collectors;
  * 10,000 leases and 3 s ttl, several rounds with the contenders' order rotated each round, and the
  * ratios to Redisson's {@code RLock} taken round by round (the full run measures one round).
  *
- * <pre>java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.WatchdogBench [ROUNDS [WINDOW_SECONDS [CONTENDER,...]]]</pre>
+ * <pre>java -cp leasehold-bench/target/benchmarks.jar dev.leasehold.bench.WatchdogBench [ROUNDS [WINDOW_SECONDS [CONTENDER,... [LEASES]]]]</pre>
  *
  * Defaults: 3 rounds of a 15 s window (after the full run's 6 s warm-up), Leasehold and Redisson
- * RLock. Prints one line per contender and round, and the median ratios at the end.
+ * RLock, the full run's 10,000 leases (more are taken by 8 threads). Prints one line per contender
+ * and round, and the median ratios at the end. {@link ScaleBench} runs it with 100,000 leases.
  */
 public final class WatchdogBench {
 
@@ -33,8 +34,9 @@ public final class WatchdogBench {
                 ? Arrays.stream(args[2].split(",")).map(Contender::valueOf).toList()
                 : Contender.WATCHDOG_ROW;
         WatchdogWorkload.Settings full = BenchSettings.full().watchdog();
+        int leases = args.length > 3 ? Integer.parseInt(args[3]) : full.leases();
         WatchdogWorkload.Settings settings = new WatchdogWorkload.Settings(full.leases(), full.ttl(), full.warmup(),
-                window, full.sample());
+                window, full.sample()).withLeases(leases, leases > full.leases() ? 8 : 1);
         Progress progress = new Progress(System.out);
         Map<Contender, List<WatchdogWorkload.Cell>> cells = new EnumMap<>(Contender.class);
         try (RedisServer server = RedisServer.builder().start()) {
@@ -62,10 +64,12 @@ public final class WatchdogBench {
 
     private static String line(Contender contender, WatchdogWorkload.Cell cell) {
         return String.format("%-16s client CPU %5.1f %% (median of samples), server CPU %4.1f %%, "
-                        + "script µs/renewal %.2f, calls/s %s, alive %d, by thread: %s",
+                        + "script µs/renewal %.2f, allocated/renewal %s B, calls/s %s, alive %d, expired %d, "
+                        + "by thread: %s",
                 contender.label(), Spread.of(cell.clientCpuPercent()).median(), cell.serverCpuPercent(),
-                cell.scriptMicrosPerRenewal(), Fmt.count(Spread.of(cell.scriptCallsPerSecond()).median()),
-                cell.leasesAliveAtEnd(), cell.cpuByThreadGroup().entrySet().stream().limit(4)
+                cell.scriptMicrosPerRenewal(), Fmt.count(cell.allocatedPerRenewal()),
+                Fmt.count(Spread.of(cell.scriptCallsPerSecond()).median()),
+                cell.leasesAliveAtEnd(), cell.hold().expiredKeys(), cell.cpuByThreadGroup().entrySet().stream().limit(4)
                         .map(e -> e.getKey() + " " + Fmt.one(e.getValue())).collect(Collectors.joining(", ")));
     }
 

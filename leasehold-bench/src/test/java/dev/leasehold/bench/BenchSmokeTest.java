@@ -8,6 +8,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+
+import dev.leasehold.bench.chart.ParsedSvg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * report, so the benchmarks cannot rot between the (manual) full runs. The figures are not
  * checked: a smoke run on a busy machine measures nothing. What is checked is that every
  * workload ran to the end, its correctness checks included, and that every section and target
- * made it into the report.
+ * made it into the report, with its charts beside it.
  */
 class BenchSmokeTest {
 
@@ -33,6 +36,19 @@ class BenchSmokeTest {
                 "## 1. Uncontended acquire + release (JMH)", "## 2. Read lock and semaphore",
                 "## 3. Contended", "## 4. Contended", "one client per thread", "## 5. Handoff latency",
                 "## 6. Watchdog cost", "## 7. Redlock over 5 nodes");
+        // A series label the chart must show: handoff charts name each contender's commands per handoff.
+        Map<String, String> seriesByChart = Map.of("uncontended", "Redisson RLock", "family", "Leasehold semaphore",
+                "handoff-separate-clients", "Leasehold fair lock (", "handoff-same-client", "raw floor (");
+        seriesByChart.forEach((chart, series) -> {
+            assertThat(markdown).contains("](charts/results-" + chart + ".svg)");
+            try {
+                assertThat(ParsedSvg.parse(Files.readString(dir.resolve("charts").resolve("results-" + chart + ".svg")))
+                        .texts()).as(chart).anyMatch(text -> text.equals(series)
+                                || text.startsWith(series) && text.endsWith(" commands)"));
+            } catch (Exception e) {
+                throw new AssertionError("chart " + chart + " is not well-formed SVG", e);
+            }
+        });
         assertThat(Targets.evaluate(results)).hasSize(13);
         // 2 kinds x (rate, p99) one client per thread, 2 handoffs, 2 kinds x 2 thread counts uncontended
         assertThat(Targets.family(results)).hasSize(10);

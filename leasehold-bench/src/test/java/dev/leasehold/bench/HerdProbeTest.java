@@ -44,6 +44,19 @@ class HerdProbeTest {
         return client;
     }
 
+    /**
+     * Leaves a channel and waits for the server's confirmation. The messages published to the
+     * channel while the client listened come first, so the first reply is not the confirmation;
+     * without waiting, the next publish could run before the unsubscribe.
+     */
+    private static void unsubscribe(RespClient client, String channel) {
+        client.send("UNSUBSCRIBE", channel);
+        Object reply;
+        do {
+            reply = client.read();
+        } while (!((List<?>) reply).get(0).equals("unsubscribe"));
+    }
+
     @Test
     void countsEveryDeliveryAsTheSubscriptionsChange() {
         RespClient leaving = subscriber("a");
@@ -63,8 +76,7 @@ class HerdProbeTest {
                 publisher.call("EVAL", script, "1", "a");          // 2, from a script
                 subscriber("a");
                 publisher.call("PUBLISH", "a", "3");               // 3
-                leaving.send("UNSUBSCRIBE", "a");
-                leaving.read();
+                unsubscribe(leaving, "a");
                 publisher.call("PUBLISH", "a", "4");               // 2
                 publisher.call("PUBLISH", "nobody", "5");          // 0
                 publisher.call("SET", "k", "v");

@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * waiters}, the timer is its {@link RecheckGroups group}'s: the client's waiters of the lock
  * re-check together, in one attempt of the one that arrived first.
  *
- * <p>On success the operation stays at the head of the local queue until its lease ends. Failure,
+ * <p>On success the lease takes over the operation's place at the head of the local queue
+ * ({@link WaitQueues#hold}) and keeps it until it ends; the operation itself is not kept. Failure,
  * timeout and cancellation all end in {@link #cleanup()}: the attempt in flight is called off, and
  * once its work has ended on the backend ({@link SettlingFuture#settledOf}: a cancelled future
  * does not stop a blocking JDBC transaction), the backend is told to forget the waiter and to
@@ -90,7 +91,7 @@ final class AcquireOperation {
     private final AtomicBoolean cleanupStarted = new AtomicBoolean();
     /** Set when the clean-up begins: an attempt it cancels then fails with no reason of its own. */
     private volatile boolean ending;
-    private final AtomicReference<CompletableFuture<?>> pendingWait = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Wake>> pendingWait = new AtomicReference<>();
     private final AtomicReference<ScheduledFuture<?>> queuedTimeout = new AtomicReference<>();
     private final AtomicReference<ReleaseSignal> signal = new AtomicReference<>();
     private final AtomicReference<CompletableFuture<Attempt>> inFlight = new AtomicReference<>();
@@ -207,11 +208,6 @@ final class AcquireOperation {
         }
     }
 
-    /** The lease this operation produced ended: the next local operation may go. */
-    private void leaseEnded(ManagedLease ended) {
-        engine.queues().leave(lock.queueKey(), this);
-    }
-
     private void timeOutInQueue() {
         if (turnTaken.compareAndSet(false, true)) {
             fail(timedOut());
@@ -233,8 +229,9 @@ final class AcquireOperation {
     }
 
     private void attempt() {
-        // The clean-up may run before the result is completed (a closing client cleans up first).
-        if (result.isDone() || cleanupStarted.get()) {
+        // The clean-up may run before the result is completed (a closing client cleans up first),
+        // and the wait it cancels on its way comes here: from its start on, nothing more is sent.
+        if (result.isDone() || ending) {
             return;
         }
         LockProtocol protocol = lock.protocol();
@@ -280,6 +277,11 @@ final class AcquireOperation {
                         // reason (closed, timed out, abandoned), which this must not replace.
                         if (!(ending && Futures.unwrap(error) instanceof CancellationException)) {
                             fail(Futures.translate(error, protocol.describe(), "the acquire of '" + lock.name() + "'"));
+                            // The waiters it covered try for themselves, so that each learns of the
+                            // error now rather than at its turn, one re-check period after the one before.
+                            if (covered != null) {
+                                covered.forEach(AcquireOperation::recheckNow);
+                            }
                         }
                     } else if (outcome instanceof Attempt.Acquired acquired) {
                         cancel(wake);
@@ -300,13 +302,30 @@ final class AcquireOperation {
         lastSentNanos = sentAtNanos;
     }
 
+    /** Wakes this operation, if it waits, to attempt at once. */
+    private void recheckNow() {
+        CompletableFuture<Wake> waiting = pendingWait.get();
+        if (waiting != null) {
+            waiting.complete(Wake.RETRY);
+        }
+    }
+
     private void onAcquired(long token, long sentAtNanos, CompletionStage<String> lossSignal) {
         if (!granted.compareAndSet(false, true)) {
             return;
         }
         // Before the lease exists: a client closing meanwhile ends it at once, after its grant.
         trace.granted();
-        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace, this::leaseEnded);
+        // The lease takes over this operation's place in the local queue (the next local operation
+        // goes when the lease ends), and keeps nothing of this operation: it may be held for hours.
+        // The place changes hands only once the lease is registered, so a closing client finds
+        // either this operation or the lease.
+        WaitQueues queues = engine.queues();
+        WaitQueues.Key key = lock.queueKey();
+        WaitQueues.Holding place = new WaitQueues.Holding();
+        ManagedLease lease = engine.newLease(lock, holder, token, sentAtNanos, requester, trace,
+                ended -> queues.leave(key, place));
+        queues.hold(key, this, place);
         if (lossSignal != null) {
             lossSignal.whenComplete((reason, error) -> lease.markLost(LossReason.BACKEND, reason != null ? reason
                     : "the backend reported the lease lost" + (error == null ? "" : ": " + Futures.unwrap(error))));
@@ -354,7 +373,9 @@ final class AcquireOperation {
         CompletableFuture<Void> waitEnds = null;
         if (lock.protocol().coversWaiters()) {
             long recheck = engine.waitPolicy().recheckDelayNanos(held.remaining(), Long.MAX_VALUE, lock.options().ttl());
-            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival, recheck);
+            long period = engine.waitPolicy().recheckDelayNanos(null, Long.MAX_VALUE, lock.options().ttl());
+            CompletableFuture<List<AcquireOperation>> turn = engine.rechecks().join(lock.queueKey(), this, arrival,
+                    recheck, period);
             turn.thenAccept(others -> {
                 covering.set(others);
                 if (!first.complete(Wake.RETRY)) {
@@ -459,6 +480,8 @@ final class AcquireOperation {
         }
         CompletableFuture<Void> abandoned = new CompletableFuture<>();
         if (talkedToBackend) {
+            // Before it leaves the queue: a closing client finds this operation or its clean-up.
+            engine.trackCleanup(cleanedUp);
             abandonOnceSettled(lastCall.get(), abandoned, lastSentNanos + lock.options().ttl().toNanos());
         } else {
             abandoned.complete(null);

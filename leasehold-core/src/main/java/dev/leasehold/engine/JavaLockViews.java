@@ -51,6 +51,12 @@ final class JavaLockViews {
         return view[0];
     }
 
+    /** The view registered for {@code key}, or null: never makes one. */
+    ReentrantLeaseLock registered(WaitQueues.Key key) {
+        ViewRef ref = views.get(key);
+        return ref == null ? null : ref.get();
+    }
+
     private void purge() {
         ViewRef gone;
         while ((gone = (ViewRef) collected.poll()) != null) {

@@ -85,6 +85,8 @@ public final class LeaseEngine implements AutoCloseable {
     private final Set<ManagedLease> held = ConcurrentHashMap.newKeySet();
     /** In registration order, so close() can tell what it already waits for. */
     private final Queue<CompletableFuture<Void>> closingWork = new ConcurrentLinkedQueue<>();
+    /** Clean-ups of acquisitions that left their queue but may still have to abandon on the backend. */
+    private final Set<CompletableFuture<Void>> cleanups = ConcurrentHashMap.newKeySet();
     private final WaitQueues queues = new WaitQueues();
     private final RecheckGroups rechecks = new RecheckGroups(scheduler);
     private final JavaLockViews javaLockViews = new JavaLockViews();
@@ -145,8 +147,8 @@ public final class LeaseEngine implements AutoCloseable {
      * is deleted by compare-and-delete, waiting at most the operation timeout, so other clients
      * take the lock at once instead of waiting for the ttl (as etcd and Curator free a session's
      * locks when it closes). Acquisitions still waiting fail, and what they may have taken is
-     * cleaned up before this returns (within the same bound). A lease delivered while this runs is
-     * ended the same way.
+     * cleaned up before this returns (within the same bound), as is what an acquisition called off
+     * earlier still has to clean up. A lease delivered while this runs is ended the same way.
      */
     @Override
     public void close() {
@@ -158,6 +160,8 @@ public final class LeaseEngine implements AutoCloseable {
         Set.copyOf(held).forEach(lease -> endings.add(lease.releaseOnClose(CLOSED)));
         LeaseholdException closing = new LeaseholdException("The lock client was closed while this acquire waited");
         queues.all().forEach(operation -> endings.add(operation.abandonOnClose(closing)));
+        // Read after the queues: an acquisition registers its clean-up before it leaves its queue.
+        endings.addAll(cleanups);
         // Work that ends what an operation took while this ran (the release of a lease granted
         // meanwhile, an abandon that must follow an attempt in flight) registers itself in
         // closingWork, possibly after this reads it: wait again until nothing new came.
@@ -270,6 +274,16 @@ public final class LeaseEngine implements AutoCloseable {
         if (closed) {
             closingWork.add(work);
         }
+    }
+
+    /**
+     * A clean-up under way that {@link #close()} must wait for (within its bound), though its
+     * acquisition already left its queue: its abandon waits for the last attempt's work to end on the
+     * backend, and sent once the backend's connections closed it would be refused. Kept until it completes.
+     */
+    void trackCleanup(CompletableFuture<Void> cleanup) {
+        cleanups.add(cleanup);
+        cleanup.whenComplete((ignored, error) -> cleanups.remove(cleanup));
     }
 
     JavaLockViews javaLockViews() {

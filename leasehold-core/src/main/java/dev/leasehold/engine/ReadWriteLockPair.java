@@ -77,21 +77,25 @@ public final class ReadWriteLockPair implements DistributedReadWriteLock {
         return "DistributedReadWriteLock[" + name + ", " + read.options() + "]";
     }
 
-    /** One lock of the pair: the engine lock, refusing a blocking acquire that would wait for this thread. */
+    /**
+     * One lock of the pair: the engine lock, refusing a blocking acquire that would wait for this thread.
+     * Its Java view is looked up when asked for, not made with the pair: a pair used only through
+     * {@code acquire} registers no view, so a client that locks a fresh name per job keeps nothing per
+     * name in {@link JavaLockViews}.
+     */
     private static final class Side implements DistributedLock {
 
-        private final DistributedLock lock;
+        private final LeaseEngine engine;
+        private final EngineLock lock;
         private final String kind;
         private final String otherKind;
-        private final ReentrantLeaseLock javaLock;
         private Side other;
 
         Side(LeaseEngine engine, EngineLock lock, String kind, String otherKind) {
+            this.engine = engine;
             this.lock = lock;
             this.kind = kind;
             this.otherKind = otherKind;
-            // Shared with every other pair of this client and name, so nested calls re-enter.
-            this.javaLock = engine.javaLockViews().of(lock.queueKey(), this);
         }
 
         @Override
@@ -127,13 +131,19 @@ public final class ReadWriteLockPair implements DistributedReadWriteLock {
             return lock.acquireAsync(wait);
         }
 
+        /** Shared with every other pair of this client and name, so nested calls re-enter. */
         @Override
         public ReentrantLeaseLock asJavaLock() {
-            return javaLock;
+            return engine.javaLockViews().of(lock.queueKey(), this);
         }
 
+        /**
+         * Throws if this thread holds the other lock's Java view. A view that is held stays registered
+         * (each hold references it), so one that is not registered is held by nobody.
+         */
         private void refuseSelfWait() {
-            if (!other.javaLock.isHeldByCurrentThread()) {
+            ReentrantLeaseLock otherView = engine.javaLockViews().registered(other.lock.queueKey());
+            if (otherView == null || !otherView.isHeldByCurrentThread()) {
                 return;
             }
             String why = kind.equals("write")

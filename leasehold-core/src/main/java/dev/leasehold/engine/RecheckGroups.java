@@ -21,14 +21,17 @@ import java.util.concurrent.ScheduledFuture;
  * <p>A waiter parks in its group between attempts ({@link #join}); the group's timer is due at
  * the earliest delay any member asked for when it joined. When it fires, the member that arrived
  * first leaves with the list of the others to cover, and the timer is set again for the others at
- * the shortest delay they asked for, in case that member does not come back (it got the lock): a
- * covered waiter's re-check is never more than one of its own periods late. A member woken
- * otherwise (a notification, its wait's end) leaves by cancelling its turn.
+ * the shortest re-check period they asked for, in case that member does not come back (it got the
+ * lock): a covered waiter's re-check is never more than one of its own periods late. Not at their
+ * delays: a delay shortened by what blocked the lock when its member joined (a key about to
+ * expire) is spent by that attempt, whose reply brings the member that made it back with a fresh
+ * one; kept, it would have the group re-check at that pace for as long as the member stays
+ * covered. A member woken otherwise (a notification, its wait's end) leaves by cancelling its turn.
  */
 final class RecheckGroups {
 
     /** A parked waiter: what it asked for, and the future that gives it its turn. */
-    private record Member(AcquireOperation operation, long delayNanos,
+    private record Member(AcquireOperation operation, long periodNanos,
                           CompletableFuture<List<AcquireOperation>> turn) {
     }
 
@@ -49,17 +52,18 @@ final class RecheckGroups {
 
     /**
      * Parks {@code operation} (which arrived {@code arrival}-th: a smaller number arrived earlier)
-     * in the group of {@code key} until its turn to re-check, due within {@code delayNanos}.
+     * in the group of {@code key} until its turn to re-check, due within {@code delayNanos}; once
+     * another member's attempt covered it, within {@code periodNanos} of that attempt.
      *
      * @return completes with the other members to cover when it is this operation's turn; cancel
      *         it to leave the group
      */
     CompletableFuture<List<AcquireOperation>> join(WaitQueues.Key key, AcquireOperation operation, long arrival,
-                                                   long delayNanos) {
+                                                   long delayNanos, long periodNanos) {
         CompletableFuture<List<AcquireOperation>> turn = new CompletableFuture<>();
         groups.compute(key, (k, group) -> {
             Group current = group == null ? new Group() : group;
-            current.parked.put(arrival, new Member(operation, delayNanos, turn));
+            current.parked.put(arrival, new Member(operation, periodNanos, turn));
             long due = System.nanoTime() + delayNanos;
             if (current.timer == null || due - current.dueAtNanos < 0) {
                 arm(key, current, due);
@@ -115,7 +119,7 @@ final class RecheckGroups {
             long again = Long.MAX_VALUE;
             for (Member member : group.parked.values()) {
                 others.add(member.operation());
-                again = Math.min(again, member.delayNanos());
+                again = Math.min(again, member.periodNanos());
             }
             if (!group.parked.isEmpty()) {
                 arm(key, group, System.nanoTime() + again);

@@ -46,6 +46,11 @@ public abstract class ForwardingLockProtocol implements LockProtocol {
     }
 
     @Override
+    public boolean coversWaiters() {
+        return delegate.coversWaiters();
+    }
+
+    @Override
     public boolean boundsCallsWithin(Duration timeout) {
         return delegate.boundsCallsWithin(timeout);
     }

@@ -1,6 +1,7 @@
 package dev.leasehold.engine;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LockClientClosedException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.spi.AcquireRequest;
 import dev.leasehold.spi.Attempt;
@@ -54,13 +55,42 @@ class InFlightAbandonTest {
         assertThat(backend.events).containsExactly("granted", "abandoned");
     }
 
+    /**
+     * A client closed after an acquire was called off, while that acquire's attempt still runs on the
+     * backend, waits (within its operation timeout) for the abandon, which goes out once the attempt's
+     * work ended: the backend closes right after the engine, and an abandon sent after that is
+     * refused, leaving the late grant held by nobody for its whole ttl. Failed before: close() did
+     * not know of a clean-up that had left the queue, returned at once, and the abandon found the
+     * backend closed (events: granted, and no abandon).
+     */
+    @Test
+    void aClosingClientWaitsForTheAbandonOfAnAcquireCalledOffBeforeIt() throws Exception {
+        SlowWork backend = new SlowWork();
+        LeaseEngine closing = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(2), Duration.ofMillis(50)),
+                "slow");
+        CompletableFuture<Lease> pending = closing.lock("name", LockOptions.watchdog(Duration.ofSeconds(30)), backend)
+                .acquireAsync(Duration.ofSeconds(5));
+        assertThat(backend.sent.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(pending.cancel(true)).isTrue();
+        // The attempt's transaction commits while the client closes.
+        CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(backend.workMayEnd::countDown);
+        closing.close();
+        backend.closed = true;
+        assertThat(backend.workEnded.await(5, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(100);
+        assertThat(List.copyOf(backend.events)).as("what the backend saw").containsExactly("granted", "abandoned");
+    }
+
     /** One attempt whose grant commits only when the test says, on a thread of its own, as a JDBC transaction would. */
     private static final class SlowWork implements LockProtocol {
         final List<String> events = new CopyOnWriteArrayList<>();
         final CountDownLatch sent = new CountDownLatch(1);
         final CountDownLatch workMayEnd = new CountDownLatch(1);
         final CountDownLatch abandoned = new CountDownLatch(1);
+        final CountDownLatch workEnded = new CountDownLatch(1);
         volatile SettlingFuture<Attempt> attempt;
+        /** Closed as a client closes its backend after its engine: calls are refused from then on. */
+        volatile boolean closed;
 
         @Override
         public String describe() {
@@ -80,6 +110,7 @@ class InFlightAbandonTest {
                     Thread.currentThread().interrupt();
                 } finally {
                     call.workEnded();
+                    workEnded.countDown();
                 }
             });
             work.setDaemon(true);
@@ -100,6 +131,9 @@ class InFlightAbandonTest {
 
         @Override
         public CompletableFuture<Void> abandon(String name, String holder) {
+            if (closed) {
+                return CompletableFuture.failedFuture(new LockClientClosedException("slow"));
+            }
             events.add("abandoned");
             abandoned.countDown();
             return CompletableFuture.completedFuture(null);

@@ -142,7 +142,9 @@ class LeaseEngineObservationsTest {
 
     @Test
     void aLostLeaseEndsItsHoldWithTheLossAsError() throws Exception {
-        Lease taken = engine.lock("taken", LockOptions.watchdog(Duration.ofMillis(150)), protocol)
+        // A 2 s ttl: its first renewal (at a third of it) finds the other holder and reports "refused";
+        // with 150 ms, a renewal thread starved for 150 ms on a loaded machine let the lease expire first.
+        Lease taken = engine.lock("taken", LockOptions.watchdog(Duration.ofSeconds(2)), protocol)
                 .acquire(Duration.ofSeconds(1));
         protocol.expire("taken");
         protocol.grantTo("taken", "someone-else", LONG_TTL);

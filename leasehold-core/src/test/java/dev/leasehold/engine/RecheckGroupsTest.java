@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.leasehold.engine.LeaseEngineTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,9 +62,16 @@ class RecheckGroupsTest {
             return covers;
         }
 
+        /** When set, the next covering attempt gets no answer (kept here). */
+        volatile boolean stallCovering;
+        final AtomicReference<AcquireRequest> stalled = new AtomicReference<>();
+
         @Override
         public CompletableFuture<Attempt> tryAcquire(AcquireRequest request) {
             attempts.add(request);
+            if (stallCovering && !request.covering().isEmpty() && stalled.compareAndSet(null, request)) {
+                return new CompletableFuture<>();
+            }
             return super.tryAcquire(request);
         }
 
@@ -98,6 +106,12 @@ class RecheckGroupsTest {
         long attemptsSince(int from) {
             return attempts.size() - from;
         }
+
+        /** The attempts from the {@code from}-th on, copied: a live sub-list fails once another attempt is added. */
+        List<AcquireRequest> since(int from) {
+            List<AcquireRequest> all = List.copyOf(attempts);
+            return all.subList(from, all.size());
+        }
     }
 
     private final LeaseEngine engine = new LeaseEngine(new LeaseEngine.Settings(Duration.ofSeconds(1), RECHECK),
@@ -130,7 +144,7 @@ class RecheckGroupsTest {
         // One group timer, due every 50-100 ms: about 10-20 attempts. One timer per waiter would
         // make 200-400.
         assertThat(protocol.attemptsSince(from)).isBetween(1L, 60L);
-        List<AcquireRequest> rechecks = protocol.attempts.subList(from, protocol.attempts.size());
+        List<AcquireRequest> rechecks = protocol.since(from);
         assertThat(rechecks).allSatisfy(attempt -> assertThat(attempt.covering()).hasSize(19)
                 .doesNotContain(attempt.holder()));
         assertThat(rechecks).extracting(AcquireRequest::holder).as("the first arrival re-checks").containsOnly(
@@ -164,7 +178,7 @@ class RecheckGroupsTest {
         protocol.notify(covered, new Wake.Granted(42, covering.stamp()));
 
         assertThat(coveredLease.get(5, TimeUnit.SECONDS).token()).isEqualTo(42);
-        assertThat(protocol.attempts.subList(before, protocol.attempts.size()))
+        assertThat(protocol.since(before))
                 .as("no attempt of its own").noneMatch(attempt -> attempt.holder().equals(covered));
         coveredLease.join().release();
     }
@@ -181,8 +195,26 @@ class RecheckGroupsTest {
 
         protocol.notify(covered, Wake.RETRY);
 
-        eventually(() -> protocol.attempts.subList(before, protocol.attempts.size()).stream()
+        eventually(() -> protocol.since(before).stream()
                 .anyMatch(attempt -> attempt.holder().equals(covered)), "the woken waiter's own attempt");
+    }
+
+    @Test
+    void aWaiterCancelledWhileItsCoveringAttemptIsInFlightLeavesTheNextArrivalToCoverTheRest() throws Exception {
+        CoveringProtocol protocol = new CoveringProtocol(true);
+        wait(protocol, 3);
+        protocol.stallCovering = true;
+        eventually(() -> protocol.stalled.get() != null, "a covering attempt in flight");
+        AcquireRequest stalled = protocol.stalled.get();
+        assertThat(stalled.covering()).hasSize(2);
+
+        waiting.get(0).cancel(false);
+
+        int from = protocol.attempts.size();
+        eventually(() -> protocol.since(from).stream().anyMatch(attempt -> !attempt.holder().equals(stalled.holder())
+                && attempt.covering().size() == 1), "the next arrival covers the last one");
+        assertThat(protocol.since(from)).noneMatch(attempt -> attempt.holder().equals(stalled.holder()));
+        assertThat(waiting.subList(1, 3)).noneMatch(CompletableFuture::isDone);
     }
 
     @Test
@@ -196,11 +228,11 @@ class RecheckGroupsTest {
 
         waiting.get(0).cancel(false);
         int from = protocol.attempts.size();
-        eventually(() -> protocol.attempts.subList(from, protocol.attempts.size()).stream()
+        eventually(() -> protocol.since(from).stream()
                 .anyMatch(attempt -> attempt.covering().size() == 1), "the next arrival covers the last one");
         int after = protocol.attempts.size();
         Thread.sleep(300);
-        assertThat(protocol.attempts.subList(after, protocol.attempts.size())).isNotEmpty()
+        assertThat(protocol.since(after)).isNotEmpty()
                 .noneMatch(attempt -> attempt.holder().equals(first) || attempt.covering().contains(first));
 
         waiting.forEach(future -> future.cancel(false));

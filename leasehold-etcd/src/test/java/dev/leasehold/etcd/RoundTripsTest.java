@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The calls each operation sends to etcd, counted by a gRPC interceptor on a real cluster (docs/etcd.md quotes them). */
@@ -58,8 +59,12 @@ class RoundTripsTest {
 
             Lease holder = locks.lock("rt:2").acquire(Duration.ofSeconds(5));
             try (EtcdLockClient other = EtcdLocks.using(counted)) {
+                CALLS.clear();
                 var waiting = other.lock("rt:2").acquireAsync(Duration.ofSeconds(5));
-                Thread.sleep(200);
+                // Until the waiter has placed its key (its Txn) and watches its blocker; a fixed 200 ms
+                // was not always enough at load 11, and its Txn then fell in the handoff's calls.
+                eventually(() -> CALLS.calls().contains("Txn") && CALLS.calls().contains("Watch"),
+                        "the waiter placed its key and watches");
                 List<String> handoff = callsDuring(() -> {
                     holder.release();
                     waiting.join().release();

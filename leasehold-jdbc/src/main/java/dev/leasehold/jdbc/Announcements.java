@@ -41,8 +41,8 @@ final class Announcements {
      */
     void released(Connection connection, String name, Collection<String> codes) throws SQLException {
         if (codes.stream().anyMatch(code -> !LeaseKind.semaphoreFamily(code))) {
-            // Both in one round trip: the plain payload, and the fair queue's head.
-            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?); " + turnSql)) {
+            // Both in one statement: the plain payload, and the fair queue's head (no row when none queues).
+            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?), (" + turnSql + ")")) {
                 notify.setString(1, channel);
                 notify.setString(2, name);
                 bindTurn(notify, 3, name, LeaseKind.FAIR_WAITER, 1);

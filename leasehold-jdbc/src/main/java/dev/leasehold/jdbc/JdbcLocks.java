@@ -52,9 +52,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * each other; clients of a version before these kinds, on the same table, see their rows as
  * exclusive holders (they wait, and never grant against them).
  *
- * <p><b>Bounded transactions.</b> Every transaction sets, with {@code SET LOCAL} (so a pooler
- * carries nothing over), {@code idle_in_transaction_session_timeout} to a third of the operation
- * timeout, {@code lock_timeout} to two thirds and {@code statement_timeout} to all of it. A client
+ * <p><b>Bounded transactions.</b> Every transaction sets, before it waits for anything and
+ * transaction-scoped ({@code set_config(..., true)}, which is {@code SET LOCAL}, so a pooler carries
+ * nothing over), {@code idle_in_transaction_session_timeout} to a third of the operation timeout,
+ * {@code lock_timeout} to two thirds and {@code statement_timeout} to all of it. A client
  * frozen or cut off in the middle of its acquire therefore holds the name's advisory lock at most a
  * third of the operation timeout: the database then ends its session, its attempt grants nothing,
  * and the attempts queued behind it go on. An attempt that still waits past {@code lock_timeout}

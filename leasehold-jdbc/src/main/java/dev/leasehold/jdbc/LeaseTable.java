@@ -117,9 +117,9 @@ final class LeaseTable {
      * One attempt of {@code holder} to take {@code name} as {@code kind}, in one transaction that
      * holds the name's advisory transaction lock, so attempts on one name are serialized (its waits
      * and idle time are bounded, see {@link TransactionBounds}; the bounds, the isolation level and
-     * the advisory lock go out in one round trip): expired
-     * rows go, a live row of the holder's own (a retried attempt whose reply was lost) is kept and
-     * its token returned, and otherwise a new lease row takes the next token of the sequence. The
+     * the advisory lock go out in one round trip, and the purge and the read of the live rows in
+     * another): expired rows go, a live row of the holder's own (a retried attempt whose reply was
+     * lost) is kept and its token returned, and otherwise a new lease row takes the next token of the sequence. The
      * transaction is READ COMMITTED whatever the connection's default, so each statement after the
      * advisory lock sees every grant committed before it.
      * A blocked write, fair or permit attempt, or a mutex one that is {@code subscribed}, registers for {@code registration} (a queued one, fair
@@ -132,8 +132,8 @@ final class LeaseTable {
                     Duration registration, boolean subscribed) throws SQLException {
         connection.setAutoCommit(false);
         try {
-            lockName(connection, name);
-            LeaseKind.Decision decision = kind.decide(name, holder, liveRows(connection, name), subscribed);
+            begin(connection, name);
+            LeaseKind.Decision decision = kind.decide(name, holder, purgeAndReadLiveRows(connection, name), subscribed);
             Acquire result;
             if (decision instanceof LeaseKind.Decision.Own own) {
                 extend(connection, name, holder, ttl);
@@ -164,17 +164,26 @@ final class LeaseTable {
     }
 
     /**
-     * Opens the transaction on {@code name}: READ COMMITTED, the {@link TransactionBounds}, the
-     * name's advisory transaction lock (all in one round trip), then drops the name's expired rows.
+     * Opens the transaction on {@code name} in one round trip of two statements: READ COMMITTED, then
+     * one that sets the {@link TransactionBounds} and takes the name's advisory transaction lock.
      */
-    void lockName(Connection connection, String name) throws SQLException {
+    private void begin(Connection connection, String name) throws SQLException {
         // Under REPEATABLE READ (a pool's or database's default) the snapshot would be taken as the
         // advisory lock is awaited, hiding the grant committed by the attempt waited behind.
+        // The bounds are a subquery in FROM, so they are set before the select list takes the lock:
+        // lock_timeout then bounds the wait (statement_timeout starts with the next statement, and
+        // the wait is this statement's only one), and idle_in_transaction_session_timeout the rest.
+        // OFFSET 0 keeps the planner from folding the subquery away; it keeps volatile outputs.
         try (PreparedStatement begin = connection.prepareStatement("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; "
-                + bounds.sql() + "; SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+                + "SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) FROM (" + bounds.sql() + " OFFSET 0) AS bounds")) {
             begin.setString(1, table + ":" + name);
             begin.execute();
         }
+    }
+
+    /** {@link #begin}, then drops the name's expired rows. */
+    void lockName(Connection connection, String name) throws SQLException {
+        begin(connection, name);
         try (PreparedStatement purge = connection.prepareStatement(
                 "DELETE FROM " + sql + " WHERE name = ? AND expires_at <= clock_timestamp()")) {
             purge.setString(1, name);
@@ -182,17 +191,39 @@ final class LeaseTable {
         }
     }
 
+    /**
+     * Drops the expired rows of {@code name} and returns the live ones, oldest token first, in one
+     * statement of the connection's current transaction. Both sides are split by one instant read
+     * once: a row the purge deletes is never returned as live (the statement's parts run in no set
+     * order), so a holder's own row seen live is still there for the rest of the transaction.
+     */
+    private List<LeaseKind.Row> purgeAndReadLiveRows(Connection connection, String name) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("WITH instant AS (SELECT clock_timestamp() AS at), "
+                + "purged AS (DELETE FROM " + sql + " WHERE name = ? AND expires_at <= (SELECT at FROM instant)) "
+                + "SELECT holder, kind, token, ceil(extract(epoch FROM expires_at - instant.at) * 1000)::bigint FROM "
+                + sql + ", instant WHERE name = ? AND expires_at > instant.at ORDER BY token")) {
+            select.setString(1, name);
+            select.setString(2, name);
+            return rows(select);
+        }
+    }
+
     /** The live rows of {@code name}, oldest token first, in the connection's current transaction. */
     List<LeaseKind.Row> liveRows(Connection connection, String name) throws SQLException {
-        List<LeaseKind.Row> rows = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement("SELECT holder, kind, token, "
                 + "ceil(extract(epoch FROM expires_at - clock_timestamp()) * 1000)::bigint FROM " + sql
                 + " WHERE name = ? AND expires_at > clock_timestamp() ORDER BY token")) {
             select.setString(1, name);
-            try (ResultSet row = select.executeQuery()) {
-                while (row.next()) {
-                    rows.add(new LeaseKind.Row(row.getString(1), row.getString(2), row.getLong(3), row.getLong(4)));
-                }
+            return rows(select);
+        }
+    }
+
+    /** The rows {@code select} returns: holder, kind, token and remaining milliseconds. */
+    private static List<LeaseKind.Row> rows(PreparedStatement select) throws SQLException {
+        List<LeaseKind.Row> rows = new ArrayList<>();
+        try (ResultSet row = select.executeQuery()) {
+            while (row.next()) {
+                rows.add(new LeaseKind.Row(row.getString(1), row.getString(2), row.getLong(3), row.getLong(4)));
             }
         }
         return rows;
@@ -249,7 +280,7 @@ final class LeaseTable {
             update.setArray(1, connection.createArrayOf("text", names));
             update.setArray(2, connection.createArrayOf("text", holders));
             update.setArray(3, connection.createArrayOf("bigint", ttls));
-            try (ResultSet rows = firstResultSet(update)) {
+            try (ResultSet rows = rowsAfterBounds(update)) {
                 while (rows.next()) {
                     renewedLeases.add(List.of(rows.getString(1), rows.getString(2)));
                 }
@@ -280,7 +311,7 @@ final class LeaseTable {
                     + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
-                try (ResultSet row = firstResultSet(delete)) {
+                try (ResultSet row = rowsAfterBounds(delete)) {
                     while (row.next()) {
                         deleted.add(row.getString(1));
                         released |= LeaseKind.holds(row.getString(1)) && row.getBoolean(2);
@@ -319,7 +350,7 @@ final class LeaseTable {
                 update.setLong(1, millis);
                 update.setString(2, name);
                 update.setString(3, holder);
-                try (ResultSet rows = firstResultSet(update)) {
+                try (ResultSet rows = rowsAfterBounds(update)) {
                     while (rows.next()) {
                         kept++;
                     }
@@ -437,16 +468,13 @@ final class LeaseTable {
     }
 
     /**
-     * Runs {@code statement}, whose leading statements ({@link TransactionBounds#sql()}) return no
-     * rows, and returns the rows of the first one that does.
+     * Runs {@code statement}, {@link TransactionBounds#sql()} followed by one statement that returns
+     * rows, and returns those rows.
      */
-    private static ResultSet firstResultSet(PreparedStatement statement) throws SQLException {
-        boolean rows = statement.execute();
-        while (!rows) {
-            if (statement.getUpdateCount() == -1) {
-                throw new SQLException("the statement returned no rows");
-            }
-            rows = statement.getMoreResults();
+    private static ResultSet rowsAfterBounds(PreparedStatement statement) throws SQLException {
+        statement.execute();
+        if (!statement.getMoreResults()) {
+            throw new SQLException("the statement after the transaction bounds returned no rows");
         }
         return statement.getResultSet();
     }

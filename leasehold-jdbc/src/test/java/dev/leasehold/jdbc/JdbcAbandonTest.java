@@ -73,6 +73,35 @@ class JdbcAbandonTest {
         }
     }
 
+    /**
+     * The client is closed right after the cancel, while the attempt is still blocked: close() waits
+     * for the abandon that follows the attempt's commit, and the lock is free once it returned.
+     * Failed before (the lease stayed for its 30 s ttl): close() returned at once, the attempt
+     * committed while the backend's executor shut down, and the abandon, sent after, was refused.
+     */
+    @Test
+    void aClientClosedAfterTheCancelStillAbandonsTheBlockedAttempt() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            String name = "abandon:close:" + i + ":" + System.nanoTime();
+            try (JdbcLockClient next = JdbcLocks.create(SharedDatabase.pool())) {
+                JdbcLockClient abandoning = JdbcLocks.create(SharedDatabase.pool());
+                AutoCloseable blocked = holdAdvisoryLock(name);
+                CompletableFuture<Lease> pending = abandoning.lock(name, LONG_TTL).acquireAsync(Duration.ofSeconds(10));
+                Thread.sleep(200);
+                assertThat(pending.cancel(true)).isTrue();
+                CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(() -> {
+                    try {
+                        blocked.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                abandoning.close();
+                assertFreeWithin3s(next, name);
+            }
+        }
+    }
+
     private static void assertFreeWithin3s(JdbcLockClient client, String name) {
         Optional<Lease> taken = client.lock(name).tryAcquire(Duration.ofSeconds(3));
         assertThat(taken).as("'%s' free long before the abandoned attempt's 30 s ttl", name).isPresent();

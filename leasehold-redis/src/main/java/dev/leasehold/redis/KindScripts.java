@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * One lock kind on Redis as data: its scripts and how each call's keys and arguments are built,
@@ -28,13 +29,14 @@ import java.util.function.Function;
  * @param release   a release, or (with a waiter id) the clean-up of an abandoned acquire
  * @param renewals  the batch renewal script: {@code renew_batch.lua} for a lease held as a key,
  *                  {@code renew_members.lua} for one held as a sorted-set member
- * @param leaseKey  the key that holds a lease of the kind
+ * @param leaseKey  the key that holds a lease of the kind, from the lock name alone: it is computed for
+ *                  every renewal of every held lease, so it builds that one key and no other
  * @param keep      the release within hold-at-least: keeps the lease for a while instead
  * @param covers    whether the acquire script covers the client's other waiters
  *                  ({@link dev.leasehold.spi.LockProtocol#coversWaiters()})
  */
 record KindScripts(LockKind kind, String noun, Admission admission, Acquire acquire, Release release,
-                   RedisScript renewals, Function<LockKeys, String> leaseKey, Keep keep, boolean covers) {
+                   RedisScript renewals, UnaryOperator<String> leaseKey, Keep keep, boolean covers) {
 
     /**
      * Values every call of a client passes: how long a fence key and a waiter registration live,
@@ -108,7 +110,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                         request.ttl(), timing.fenceRetention(), waiterOf(request), timing.waiterRegistration()),
                 (commands, keys, holder, waiter, timing) -> mutex.releaseReserving(commands, keys, holder, waiter,
                         timing.handoffReservation()),
-                scripts.renewBatch, LockKeys::lock, keepKey(mutex), false);
+                scripts.renewBatch, KindScripts::lockKey, keepKey(mutex), false);
     }
 
     /**
@@ -124,7 +126,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.fairRelease.run(commands,
                         ScriptOutputType.INTEGER, fairKeys(keys), holder, timing.fenceRetentionMillis(),
                         keys.channel())),
-                scripts.renewBatch, LockKeys::lock, keepKey(scripts.mutex), true);
+                scripts.renewBatch, KindScripts::lockKey, keepKey(scripts.mutex), true);
     }
 
     /** The read lock: a member of the readers set, admitted while no writer holds or waits. */
@@ -137,7 +139,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.readRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.readers(), keys.writers(), keys.waiters()},
                         holder, waiter, keys.channel())),
-                scripts.renewMembers, LockKeys::readers, keepMember(scripts, LockKeys::readers), false);
+                scripts.renewMembers, LockKeys::readersOf, keepMember(scripts, LockKeys::readers), false);
     }
 
     /** The write lock: the lock key once no live reader remains; a blocked writer registers even unsubscribed. */
@@ -150,7 +152,7 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.writeRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.lock(), keys.writers(), keys.waiters()},
                         holder, waiter, keys.channel())),
-                scripts.renewBatch, LockKeys::lock, keepKey(scripts.mutex), false);
+                scripts.renewBatch, KindScripts::lockKey, keepKey(scripts.mutex), false);
     }
 
     /** A permit: a member of the permits set, which also stores the number of permits while a lease lives. */
@@ -164,7 +166,12 @@ record KindScripts(LockKind kind, String noun, Admission admission, Acquire acqu
                 (commands, keys, holder, waiter, timing) -> released(scripts.semaphoreRelease.run(commands,
                         ScriptOutputType.INTEGER, new String[] {keys.permits(), keys.waiters()}, holder, waiter,
                         keys.channel())),
-                scripts.renewMembers, LockKeys::permits, keepMember(scripts, LockKeys::permits), false);
+                scripts.renewMembers, LockKeys::permitsOf, keepMember(scripts, LockKeys::permits), false);
+    }
+
+    /** The lock key of a name: the name itself ({@link LockKeys#lock()}), so a plain {@code SET NX} lock excludes it. */
+    private static String lockKey(String name) {
+        return name;
     }
 
     /** A lease held as the lock key: {@code release_holding.lua} sets the key's life instead of deleting it. */

@@ -130,10 +130,13 @@ final class RedisProtocol implements LockProtocol {
         return kind.covers();
     }
 
-    /** Queued until {@link #flushRenewals()}, which the engine calls after each batch. */
+    /**
+     * Queued until {@link #flushRenewals()}, which the engine calls after each batch. Builds no
+     * {@link LockKeys}: only the key that holds the lease (the name itself, for the kinds held as the lock key).
+     */
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
-        return renewals.add(kind.leaseKey().apply(LockKeys.of(name)), holder, ttl);
+        return renewals.add(kind.leaseKey().apply(name), holder, ttl);
     }
 
     /** Sends the renewals of this kind's batch, whichever lease's renewal ran (every semaphore's, for a permit). */

@@ -21,12 +21,16 @@ local function wake_channel(channel, waiter)
 end
 
 -- Publishes `message` for `waiter` on the channel of its client, or on `channel` when nobody
--- listens there: one PUBLISH either way.
+-- listens there: one PUBLISH either way. pcall: a Redis 7 ACL user may be refused PUBSUB or the
+-- client's channel (its '&' patterns allow the lock's channel only); the lock's channel then, on
+-- which the waiter's client listens too.
 local function wake_publish(channel, waiter, message)
   if WAKE_CLIENT_CHANNELS then
     local own = wake_channel(channel, waiter)
-    if redis.call('pubsub', 'numsub', own)[2] > 0 then
-      channel = own
+    local listening = redis.pcall('pubsub', 'numsub', own)
+    -- PUBLISH answers a number, an error a table.
+    if not listening.err and listening[2] > 0 and type(redis.pcall('publish', own, message)) == 'number' then
+      return
     end
   end
   redis.call('publish', channel, message)

@@ -50,6 +50,45 @@ class FairHandoffAckTest {
         }
     }
 
+    /**
+     * As above for a waiter covered by another waiter of its client ({@code RecheckGroups}): the
+     * release echoes the covering attempt's stamp, which the covered waiter recorded as its own, and
+     * the waiter still takes the lock only by an acknowledged attempt of its own.
+     */
+    @Test
+    void aHandoffToACoveredWaiterOnAServerWithoutReplicasIsReleasedAndTheWaiterIsTold() throws Exception {
+        try (RedisServer server = RedisServer.builder().start();
+             RedisLockClient holderClient = RedisLocks.connect(server.uri());
+             RedisLockClient waiterClient = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofMillis(200))
+                     .connect()) {
+            String name = "handoff:covered";
+            LockKeys keys = LockKeys.of(name);
+            Lease held = holderClient.fairLock(name, PLAIN).acquire(Duration.ofSeconds(5));
+            CompletableFuture<Lease> first = waiterClient.fairLock(name, ACKED).acquireAsync(Duration.ofSeconds(20))
+                    .toCompletableFuture();
+            awaitSubscribedWaiter(server, name);
+            CompletableFuture<Lease> covered = waiterClient.fairLock(name, ACKED).acquireAsync(Duration.ofSeconds(20))
+                    .toCompletableFuture();
+            ServerProbe.awaitWaiters(server, keys.queue(), 2);
+            // Until one attempt of the first waiter covered the second: both registrations carry its stamp.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            List<?> info;
+            do {
+                assertThat(System.nanoTime()).as("a covering attempt").isLessThan(deadline);
+                Thread.sleep(20);
+                info = (List<?>) server.command("HVALS", keys.queueInfo());
+            } while (info.size() != 2 || !((String) info.get(0)).split(" ")[2].equals(((String) info.get(1)).split(" ")[2]));
+            String second = (String) ((List<?>) server.command("ZRANGE", keys.queue(), "1", "1")).get(0);
+            server.command("ZADD", keys.queue(), "1", second);
+
+            held.release();
+
+            assertRefused(covered);
+            assertRefused(first);
+            assertThat(server.command("EXISTS", name)).as("the lock handed on was released").isEqualTo(0L);
+        }
+    }
+
     /** The replica acknowledges the holder's acquire, then freezes (SIGSTOP) before the release hands the lock on. */
     @Test
     void aHandoffUnderSentinelWhileTheOnlyReplicaIsFrozenIsReleasedAndTheWaiterIsTold() throws Exception {

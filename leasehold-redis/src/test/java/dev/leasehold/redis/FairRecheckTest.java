@@ -1,6 +1,9 @@
 package dev.leasehold.redis;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.LockTimeoutException;
+import dev.leasehold.LockUnavailableException;
 import dev.leasehold.launcher.RedisServer;
 import dev.leasehold.redis.internal.LockKeys;
 import dev.leasehold.testkit.junit.TestServer;
@@ -14,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The fair lock's waiters of one client re-check together (fair_acquire.lua's covered waiters, the
@@ -46,7 +51,11 @@ class FairRecheckTest {
     }
 
     private RedisLockClient client() {
-        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(RECHECK).connect();
+        return client(RECHECK);
+    }
+
+    private RedisLockClient client(Duration maxRecheck) {
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(maxRecheck).connect();
         clients.add(client);
         return client;
     }
@@ -109,6 +118,132 @@ class FairRecheckTest {
         for (CompletableFuture<Lease> each : waiting) {
             each.get(30, TimeUnit.SECONDS).release();
         }
+    }
+
+    @Test
+    void aWaiterThatJoinedAsTheHolderWasAboutToExpireDoesNotKeepItsGroupReCheckingThatOften() throws Exception {
+        String name = "fair:stale";
+        LockKeys keys = LockKeys.of(name);
+        // Another program holds the key (SET NX PX, as redis-py's Lock), and another client's
+        // waiter is first in line for a minute: when the key goes, nobody here may take the lock.
+        server.get().command("SET", name, "another program", "PX", "60000");
+        long now = Long.parseLong((String) ((List<?>) server.get().command("TIME")).get(0)) * 1000;
+        server.get().command("ZADD", keys.queue(), "1", "otherClientPrefix:1");
+        server.get().command("HSET", keys.queueInfo(), "otherClientPrefix:1", (now + 60_000) + " 30000 0");
+        RedisLockClient client = client(Duration.ofSeconds(5));
+        waiting.add(client.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 2);
+        // The second waiter's attempt finds the key 300 ms from its end: it asks to re-check then.
+        server.get().command("PEXPIRE", name, "300");
+        waiting.add(client.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 3);
+        Thread.sleep(1_000);
+        assertThat(server.get().command("EXISTS", name)).as("the key is gone").isEqualTo(0L);
+        long before = scriptCalls();
+
+        Thread.sleep(3_000);
+
+        // Re-checks every 2.5-5 s (maxRecheck 5 s): at most 2 attempts. At the 300 ms the second
+        // waiter asked for once, 10.
+        assertThat(scriptCalls() - before).as("attempts in 3 s").isLessThanOrEqualTo(3L);
+        assertThat(waiting).noneMatch(CompletableFuture::isDone);
+    }
+
+    @Test
+    void coveredWaitersLearnThatTheServerIsUnreachableWhenTheAttemptCoveringThemFails() throws Exception {
+        String name = "fair:frozen";
+        Lease held = client().fairLock(name).acquire(Duration.ZERO);
+        RedisLockClient client = RedisLocks.builder().uri(server.get().uri()).maxRecheck(Duration.ofSeconds(1))
+                .operationTimeout(Duration.ofSeconds(1)).connect();
+        clients.add(client);
+        for (int i = 0; i < 20; i++) {
+            waiting.add(client.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture());
+        }
+        ServerProbe.awaitWaiters(server.get(), LockKeys.of(name).queue(), 20);
+        Thread.sleep(1_000);
+        long frozen = System.nanoTime();
+        server.get().pause();
+        try {
+            // Each waiter's own attempt within a re-check period (0.5-1 s) fails after the 1 s
+            // operation timeout. A covered waiter that waited for its own turn in the group would
+            // learn it one period after the one before it: about 15 s for the twentieth.
+            for (CompletableFuture<Lease> each : waiting) {
+                assertThat(each).failsWithin(30, TimeUnit.SECONDS).withThrowableThat()
+                        .withCauseInstanceOf(LockUnavailableException.class);
+            }
+            assertThat((System.nanoTime() - frozen) / 1_000_000).as("ms until the last waiter was told")
+                    .isLessThan(8_000L);
+        } finally {
+            server.get().resume();
+        }
+        held.release();
+    }
+
+    @Test
+    void aCoveredWaiterHandedTheLockBelievesInItNoLongerThanTheServerKeepsTheKey() throws Exception {
+        String name = "fair:deadline";
+        LockKeys keys = LockKeys.of(name);
+        Lease held = client().fairLock(name).acquire(Duration.ZERO);
+        RedisLockClient client = client(Duration.ofSeconds(1));
+        LockOptions twoSeconds = LockOptions.fixedLease(Duration.ofSeconds(2));
+        waiting.add(client.fairLock(name, twoSeconds).acquireAsync(Duration.ofSeconds(30)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 1);
+        waiting.add(client.fairLock(name, twoSeconds).acquireAsync(Duration.ofSeconds(30)).toCompletableFuture());
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 2);
+        // Until the first arrival's attempt covered the second: their registrations carry one stamp.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (new HashSet<>(stamps(name).values()).size() != 1) {
+            assertThat(System.nanoTime()).as("a covering attempt").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        String second = (String) ((List<?>) server.get().command("ZRANGE", keys.queue(), "1", "1")).get(0);
+        server.get().command("ZADD", keys.queue(), "1", second);
+
+        held.release();
+        Lease taken = waiting.get(1).get(10, TimeUnit.SECONDS);
+        long before = System.nanoTime();
+        long remaining = taken.remaining().toNanos();
+        long pttl = (Long) server.get().command("PTTL", name);
+        long between = (System.nanoTime() - before) / 1_000_000;
+
+        // Taken from the release's message: the registration, kept while the handed-over key lives,
+        // still carries the handoff's token and the stamp the message echoed.
+        String[] entry = ((String) server.get().command("HGET", keys.queueInfo(), second)).split(" ");
+        assertThat(entry).as("the handed-over registration").hasSize(4);
+        long echoed = Long.parseLong(entry[2]);
+        // The lease counts from that stamp (a covering attempt's send, before the handoff set the
+        // key), so its local deadline comes before the key's expiry.
+        assertThat(before + remaining).as("the local deadline")
+                .isCloseTo(echoed + Duration.ofMillis(2_000 - 22).toNanos(), within(1_000_000L));
+        assertThat(remaining / 1_000_000).as("ms the lease still believes in").isLessThanOrEqualTo(pttl + between + 1);
+        assertThat(server.get().command("GET", name)).isEqualTo(second);
+        taken.release();
+        waiting.get(0).get(10, TimeUnit.SECONDS).release();
+    }
+
+    @Test
+    void aCoveredWaiterThatTimesOutLeavesTheQueueForGoodAndClosingTheClientEmptiesIt() throws Exception {
+        String name = "fair:leaving";
+        LockKeys keys = LockKeys.of(name);
+        Lease held = client().fairLock(name).acquire(Duration.ZERO);
+        RedisLockClient client = waiters(name, 2);
+        CompletableFuture<Lease> impatient = client.fairLock(name).acquireAsync(Duration.ofSeconds(1))
+                .toCompletableFuture();
+        ServerProbe.awaitWaiters(server.get(), keys.queue(), 3);
+        String third = (String) ((List<?>) server.get().command("ZRANGE", keys.queue(), "2", "2")).get(0);
+
+        assertThat(impatient).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
+                .withCauseInstanceOf(LockTimeoutException.class);
+        // Its abandon went out, and the attempts that covered it before do not bring it back.
+        Thread.sleep(4 * RECHECK.toMillis());
+        assertThat(server.get().command("ZSCORE", keys.queue(), third)).isNull();
+        assertThat(server.get().command("ZCARD", keys.queue())).isEqualTo(2L);
+
+        client.close();
+        assertThat(server.get().command("ZCARD", keys.queue())).as("registrations left by the closed client")
+                .isEqualTo(0L);
+        held.release();
+        assertThat(server.get().command("EXISTS", name)).as("handed to nobody").isEqualTo(0L);
     }
 
     @Test

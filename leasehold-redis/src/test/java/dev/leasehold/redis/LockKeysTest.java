@@ -40,6 +40,14 @@ class LockKeysTest {
     }
 
     @Test
+    void aLeaseKeyBuiltAloneIsTheOneOfTheWholeSet() {
+        for (String name : new String[] {"order:123", "{tenant-7}:job", "a{b", "a{b}c"}) {
+            assertThat(LockKeys.readersOf(name)).as(name).isEqualTo(LockKeys.of(name).readers());
+            assertThat(LockKeys.permitsOf(name)).as(name).isEqualTo(LockKeys.of(name).permits());
+        }
+    }
+
+    @Test
     void anOpenBraceWithoutCloseStillHashesTheWholeName() {
         LockKeys keys = LockKeys.of("a{b");
         assertThat(hashedPart(keys.fence())).isEqualTo("a{b").isEqualTo(hashedPart(keys.lock()));

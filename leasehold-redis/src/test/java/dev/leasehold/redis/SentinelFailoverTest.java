@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +88,55 @@ class SentinelFailoverTest {
             next.release();
             // Both clients still work on the new master without a restart.
             holderClient.lock("failover:after").acquire(Duration.ofSeconds(10)).release();
+        }
+    }
+
+    /**
+     * A forced failover while three fair waiters of one client wait, re-checked together by the
+     * first arrival's attempts (which keep the others' registrations and name those that must act):
+     * every waiter gets the lock on the promoted master once the holder's fixed lease is over, none
+     * while another holder's lease is valid, with tokens rising in grant order. A fixed lease, so no
+     * renewal can reach the old master after the promotion (the window a watchdog lease without
+     * {@code withReplicaAck} has, see docs/guarantees.md).
+     */
+    @Test
+    void coveredFairWaitersFollowAFailoverAndNeverHoldWhileAnotherHolderIsValid() throws Exception {
+        group = RedisSentinelGroup.start(2, null);
+        try (RedisLockClient holderClient = RedisLocks.connect(group.uri());
+             RedisLockClient waiterClient = RedisLocks.builder().uri(group.uri()).maxRecheck(Duration.ofMillis(300))
+                     .connect()) {
+            History history = new History();
+            String name = "failover:fair";
+            long heldSent = System.nanoTime();
+            Lease held = holderClient.fairLock(name, LockOptions.fixedLease(Duration.ofSeconds(6)))
+                    .acquire(Duration.ofSeconds(5));
+            long heldAcquired = System.nanoTime();
+            CompletableFuture<Long> heldUntil = held.lost().toCompletableFuture()
+                    .handle((lost, error) -> System.nanoTime());
+            List<CompletableFuture<Long>> served = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                String waiter = "waiter-" + i;
+                long sent = System.nanoTime();
+                served.add(waiterClient.fairLock(name).acquireAsync(Duration.ofSeconds(60)).toCompletableFuture()
+                        .thenApply(lease -> {
+                            // It claims the lock until its release is sent, which may hand the lock on
+                            // before the reply comes back.
+                            long acquired = System.nanoTime();
+                            history.hold(new Hold(waiter, lease.token(), sent, acquired, System.nanoTime()));
+                            lease.release();
+                            return lease.token();
+                        }));
+            }
+            Thread.sleep(1_500);
+            RedisServer promoted = group.failover();
+            for (CompletableFuture<Long> each : served) {
+                assertThat(each.get(30, TimeUnit.SECONDS)).isGreaterThan(held.token());
+            }
+            history.hold(new Hold("holder", held.token(), heldSent, heldAcquired, heldUntil.get(5, TimeUnit.SECONDS)));
+            Verdict verdict = HistoryChecker.check(history);
+            assertThat(verdict.overlaps()).as(verdict.toString()).isZero();
+            assertThat(verdict.tokenInversions()).as(verdict.toString()).isZero();
+            assertThat(promoted.command("EXISTS", name)).as("released on the new master").isEqualTo(0L);
         }
     }
 

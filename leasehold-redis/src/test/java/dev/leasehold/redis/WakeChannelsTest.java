@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -129,6 +130,63 @@ class WakeChannelsTest {
             assertThat(System.nanoTime()).as(count + " subscribers of " + channel).isLessThan(deadline);
             Thread.sleep(10);
         }
+    }
+
+    @Test
+    void aPubSubConnectionResetResubscribesBothChannelsAndTheWaiterIsStillWokenOnItsOwn() throws Exception {
+        String name = "wake:reset";
+        String channel = LockKeys.of(name).channel();
+        Lease held = client().lock(name).acquire(Duration.ZERO);
+        // A minute between re-checks: only the release's message can wake the waiter in time.
+        RedisLockClient waiterClient = RedisLocks.builder().uri(server.uri()).maxRecheck(Duration.ofMinutes(1)).connect();
+        clients.add(waiterClient);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Lease> waiting = pool.submit(() -> waiterClient.lock(name).acquire(Duration.ofSeconds(20)));
+            ServerProbe.awaitWaiters(server, "{wake:reset}:waiters", 1);
+            awaitSubscribers(channel, 1);
+            List<?> own = (List<?>) server.command("PUBSUB", "CHANNELS", channel + ":*");
+            assertThat(own).as("the client's own channel").hasSize(1);
+
+            server.command("CLIENT", "KILL", "TYPE", "pubsub");
+            awaitSubscribers(channel, 1);
+            awaitSubscribers((String) own.get(0), 1);
+            long publishesBefore = ServerProbe.calls(server, "publish");
+            listenOnTheSharedChannel(name);
+            awaitSubscribers(channel, 2);
+
+            held.release();
+
+            waiting.get(5, TimeUnit.SECONDS).release();
+            assertThat(ServerProbe.calls(server, "publish") - publishesBefore).as("one publish").isEqualTo(1);
+            assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("heard on the shared channel").isNull();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void withAKeyPrefixTheWakeGoesToTheClientsChannelBesideThePrefixedLocksChannel() throws Exception {
+        String channel = LockKeys.of("lock:wake:prefixed").channel();
+        RedisLockClient holderClient = RedisLocks.builder().uri(server.uri()).keyPrefix("lock:").connect();
+        RedisLockClient waiterClient = RedisLocks.builder().uri(server.uri()).keyPrefix("lock:")
+                .maxRecheck(Duration.ofMinutes(1)).connect();
+        clients.add(holderClient);
+        clients.add(waiterClient);
+        listenOnTheSharedChannel("lock:wake:prefixed");
+        Lease held = holderClient.fairLock("wake:prefixed").acquire(Duration.ZERO);
+        CompletableFuture<Lease> waiting = waiterClient.fairLock("wake:prefixed").acquireAsync(Duration.ofSeconds(20))
+                .toCompletableFuture();
+        ServerProbe.awaitWaiters(server, LockKeys.of("lock:wake:prefixed").queue(), 1);
+        awaitSubscribers(channel, 2);
+        assertThat((List<?>) server.command("PUBSUB", "CHANNELS", channel + ":*")).as("the client's own channel")
+                .hasSize(1);
+        Thread.sleep(200);
+
+        held.release();
+
+        waiting.get(5, TimeUnit.SECONDS).release();
+        assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("heard on the shared channel").isNull();
     }
 
     @Test

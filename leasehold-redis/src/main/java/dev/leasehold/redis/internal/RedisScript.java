@@ -70,13 +70,14 @@ public final class RedisScript {
     }
 
     /**
-     * This script with every {@code redis.call('publish', ...)} made a sharded
+     * This script with every {@code redis.call('publish', ...)} (and {@code redis.pcall}) made a sharded
      * {@code redis.call('spublish', ...)} (Redis 7): on a Cluster a sharded message goes to the
      * channel's slot only, instead of to every node. The channel shares the keys' hash tag (see
      * {@link LockKeys#channel()}), so the script still touches one slot.
      */
     public RedisScript withShardedPublish() {
-        return new RedisScript(source.replace("redis.call('publish',", "redis.call('spublish',"));
+        return new RedisScript(source.replace("redis.call('publish',", "redis.call('spublish',")
+                .replace("redis.pcall('publish',", "redis.pcall('spublish',"));
     }
 
     /**

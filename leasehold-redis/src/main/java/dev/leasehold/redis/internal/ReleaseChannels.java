@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>With client channels (see {@link RedisDeployment#clientChannels()}), the same subscription
  * also listens on this client's own channel beside the lock's ({@link #clientChannel}), where a
  * release addresses the one waiter it wakes ({@code lib_wake.lua}): the other clients that wait
- * on the lock do not hear it.
+ * on the lock do not hear it. Where the server refuses that channel (a Redis 7 ACL user whose
+ * channel patterns allow the lock's only), the client listens on the lock's channel alone, where
+ * releases then address its waiters.
  *
  * <p>Public so other Redis-based backends (leasehold-redlock) share one per server the same way.
  */
@@ -127,7 +129,10 @@ public final class ReleaseChannels implements AutoCloseable {
                     names = new String[] {name, current.own};
                 }
                 String[] both = names;
-                current.subscribed = connection().thenCompose(c -> c.subscribe(both))
+                // Refused (a Redis 7 ACL user allowed the lock's channel only): the lock's channel
+                // alone, where a release addresses a client that does not listen on its own.
+                current.subscribed = connection().thenCompose(c -> c.subscribe(both).exceptionallyCompose(
+                                error -> both.length == 1 ? CompletableFuture.failedFuture(error) : c.subscribe(name)))
                         .thenApply(ignored -> null);
             }
             current.references++;

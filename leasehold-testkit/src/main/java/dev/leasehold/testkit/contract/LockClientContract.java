@@ -404,9 +404,12 @@ public abstract class LockClientContract {
             pool.shutdownNow();
         }
         Collections.sort(handoffMillis);
+        // Only a wake gets there in time: a waiter that merely re-checks (the default maxRecheck of
+        // 1 s, jittered to between 0.5 and 1 s after its attempt, made 300 ms before the release)
+        // comes 200 ms or more after the release. 50 ms was too tight at load 11 (a median of 58 ms).
         assertThat(handoffMillis.get(handoffMillis.size() / 2))
                 .as("median handoff from release call to waiter's acquire (all: %s)", handoffMillis)
-                .isLessThanOrEqualTo(50L);
+                .isLessThanOrEqualTo(150L);
     }
 
     @Test
