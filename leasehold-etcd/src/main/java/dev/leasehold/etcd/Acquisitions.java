@@ -59,9 +59,16 @@ final class Acquisitions {
                        CompletableFuture<String> lost) {
     }
 
+    /**
+     * How long writes of keys wait for one of theirs still on the wire before they leave without it:
+     * a call that hangs (a frozen member) holds up the others no longer than this.
+     */
+    private static final Duration WRITE_STALL = Duration.ofSeconds(1);
+
     private final Client client;
     private final Sessions sessions;
     private final KeepAlives keepAlives;
+    private final QueueWrites writes;
     private final Map<String, AcquisitionSlot> slots = new ConcurrentHashMap<>();
 
     /**
@@ -72,6 +79,12 @@ final class Acquisitions {
         this.client = client;
         this.sessions = sessions;
         this.keepAlives = new KeepAlives(client, sessions, retryFor.toNanos());
+        this.writes = new QueueWrites(client, WRITE_STALL);
+    }
+
+    /** The creates and deletes of this client's keys, those on sessions sent together while one is on the wire. */
+    QueueWrites writes() {
+        return writes;
     }
 
     /** Whole seconds, rounded up, at least 1: etcd's lease unit. */
@@ -295,7 +308,8 @@ final class Acquisitions {
 
     /**
      * Forgets {@code holder}'s acquisition and deletes its key (one {@code DeleteRange} on a
-     * session; a {@code LeaseRevoke} of an own lease, which deletes the key with it), once any grant
+     * session, or one part of a {@code Txn} of the deletes this client sent meanwhile:
+     * {@link QueueWrites#delete}; a {@code LeaseRevoke} of an own lease, which deletes the key with it), once any grant
      * still in flight has landed.
      *
      * @return whether the key was still ours until now
@@ -313,7 +327,7 @@ final class Acquisitions {
                     }
                     leave(acquisition);
                     CompletableFuture<Boolean> ended = acquisition.session() != null
-                            ? client.getKVClient().delete(acquisition.key()).thenApply(deleted -> deleted.getDeleted() > 0)
+                            ? writes.delete(acquisition.key())
                             : client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true);
                     return ended.handle((wasOurs, error) -> {
                         if (error == null) {
