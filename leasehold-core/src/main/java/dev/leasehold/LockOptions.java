@@ -189,8 +189,7 @@ public final class LockOptions {
 
     /** The renewal period in watchdog mode: a third of the ttl. */
     public Duration renewalPeriod() {
-        // As ttl.dividedBy(3), which divides in BigDecimal; every ttl allowed fits a long of nanoseconds.
-        return Duration.ofNanos(ttl.toNanos() / 3);
+        return dividedBy(ttl, 3);
     }
 
     /** The allowance for server TTL precision and clock-rate error: {@code ttl * 0.01 + 2 ms}. */
@@ -200,12 +199,18 @@ public final class LockOptions {
 
     /** The drift for a given ttl: {@code ttl * 0.01 + 2 ms}, as in the Redlock reference implementations. */
     public static Duration drift(Duration ttl) {
-        // Duration.dividedBy(long) divides in BigDecimal, and the watchdog takes this on every renewal
-        // answer: divide the nanoseconds instead, exactly as dividedBy rounds, wherever they fit a long.
-        Duration hundredth = ttl.getSeconds() < MAX_NANOS_IN_LONG_SECONDS && ttl.getSeconds() >= 0
-                ? Duration.ofNanos(ttl.toNanos() / 100)
-                : ttl.dividedBy(100);
-        return hundredth.plusMillis(2);
+        return dividedBy(ttl, 100).plusMillis(2);
+    }
+
+    /**
+     * {@code duration.dividedBy(divisor)}, rounded as it rounds. Duration.dividedBy(long) divides in
+     * BigDecimal, and every lease and every renewal answer takes these: divide the nanoseconds
+     * instead, wherever they fit a long.
+     */
+    private static Duration dividedBy(Duration duration, long divisor) {
+        return duration.getSeconds() < MAX_NANOS_IN_LONG_SECONDS && duration.getSeconds() >= 0
+                ? Duration.ofNanos(duration.toNanos() / divisor)
+                : duration.dividedBy(divisor);
     }
 
     /** Whole seconds below which a non-negative duration's nanoseconds fit a long. */

@@ -76,8 +76,10 @@ final class ManagedLease implements Lease {
         this.onEnd = onEnd;
         this.trace = trace;
         this.holdUntilNanos = options.holdAtLeast().map(hold -> sentAtNanos + hold.toNanos());
-        this.lifecycle = new LeaseLifecycle(sentAtNanos + localLifetimeNanos(protocol, holder, sentAtNanos, options.ttl()));
-        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, timeouts, engine.events());
+        Duration granted = grantedLifetime(protocol, holder, sentAtNanos, options.ttl());
+        this.lifecycle = new LeaseLifecycle(sentAtNanos + localLifetimeNanos(granted));
+        this.renewal = new Renewal(this, protocol, engine.scheduler(), options, sentAtNanos, granted, timeouts,
+                engine.events());
     }
 
     /**
@@ -86,8 +88,12 @@ final class ManagedLease implements Lease {
      * minus that duration's drift.
      */
     static long localLifetimeNanos(LockProtocol protocol, String holder, long sentAtNanos, Duration ttl) {
-        Duration lifetime = grantedLifetime(protocol, holder, sentAtNanos, ttl);
-        return lifetime.minus(LockOptions.drift(lifetime)).toNanos();
+        return localLifetimeNanos(grantedLifetime(protocol, holder, sentAtNanos, ttl));
+    }
+
+    /** {@code granted} (a {@link #grantedLifetime}) minus its drift. */
+    static long localLifetimeNanos(Duration granted) {
+        return granted.minus(LockOptions.drift(granted)).toNanos();
     }
 
     /** The shorter of {@code ttl} and the backend's grant (never negative). */

@@ -70,16 +70,19 @@ final class Renewal implements RenewalScheduler.GridTick {
     private volatile TimerSlot queuedIn;
     private final AtomicReference<ScheduledFuture<?>> deadlineCheck = new AtomicReference<>();
 
+    /**
+     * @param granted the lease's lifetime as granted at {@code acquiredAtNanos}
+     *                ({@link ManagedLease#grantedLifetime}), before the drift
+     */
     Renewal(ManagedLease lease, LockProtocol protocol, RenewalScheduler scheduler, LockOptions options,
-            long acquiredAtNanos, CallTimeouts timeouts, LeaseEvents events) {
+            long acquiredAtNanos, Duration granted, CallTimeouts timeouts, LeaseEvents events) {
         this.lease = lease;
         this.protocol = protocol;
         this.scheduler = scheduler;
         this.options = options;
         this.periodNanos = options.renewalPeriod().toNanos();
         this.ttlLifetimeNanos = options.ttl().minus(LockOptions.drift(options.ttl())).toNanos();
-        this.grantedPeriodNanos = ManagedLease.grantedLifetime(protocol, lease.holder(), acquiredAtNanos,
-                options.ttl()).toNanos() / 3;
+        this.grantedPeriodNanos = granted.toNanos() / 3;
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.timeouts = timeouts;
         this.events = events;
@@ -178,7 +181,7 @@ final class Renewal implements RenewalScheduler.GridTick {
             localLifetime = ttlLifetimeNanos;
         } else {
             grantedPeriodNanos = lifetime.toNanos() / 3;
-            localLifetime = lifetime.minus(LockOptions.drift(lifetime)).toNanos();
+            localLifetime = ManagedLease.localLifetimeNanos(lifetime);
         }
         if (!lease.lifecycle().extend(sentAt + localLifetime, System.nanoTime())) {
             // Too late (the deadline passed while the answer travelled) or already ended.

@@ -8,9 +8,7 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
-import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
-import io.grpc.Status;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,7 +18,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -44,9 +42,10 @@ import java.util.function.Function;
  * least two thirds of the ttl of that bound is its {@code Txn} alone; otherwise it sends a
  * {@code LeaseKeepAlive} of the session alongside its {@code Txn}. A keep-alive counts only once a
  * linearizable read sent after its answer confirmed, in the same raft term, that a quorum follows
- * the leader that renewed it (see {@code confirm}): a leader cut off from its peers can no longer
+ * the leader that renewed it ({@link KeepAlives}): a leader cut off from its peers can no longer
  * extend a lease the majority is about to expire. A renewal's read also checks that the
- * acquisition's key still stands (a broken lock's key is deleted while its session lives on).
+ * acquisition's key still stands (a broken lock's key is deleted while its session lives on); the
+ * renewals of one batch on one session share one keep-alive, if one is due, and one read.
  */
 final class Acquisitions {
 
@@ -60,15 +59,17 @@ final class Acquisitions {
                        CompletableFuture<String> lost) {
     }
 
-    /** What a confirmed keep-alive found. */
-    private enum Liveness { ALIVE, LEASE_GONE, KEY_GONE }
-
-    private static final long KEEP_ALIVE_RETRY_MILLIS = 50;
+    /**
+     * How long writes of keys wait for one of theirs still on the wire before they leave without it:
+     * a call that hangs (a frozen member) holds up the others no longer than this.
+     */
+    private static final Duration WRITE_STALL = Duration.ofSeconds(1);
 
     private final Client client;
     private final Sessions sessions;
+    private final KeepAlives keepAlives;
+    private final QueueWrites writes;
     private final Map<String, AcquisitionSlot> slots = new ConcurrentHashMap<>();
-    private final long retryNanos;
 
     /**
      * @param retryFor how long a keep-alive refused for want of a leader (an election going on) is
@@ -77,7 +78,13 @@ final class Acquisitions {
     Acquisitions(Client client, Sessions sessions, Duration retryFor) {
         this.client = client;
         this.sessions = sessions;
-        this.retryNanos = retryFor.toNanos();
+        this.keepAlives = new KeepAlives(client, sessions, retryFor.toNanos());
+        this.writes = new QueueWrites(client, WRITE_STALL);
+    }
+
+    /** The creates and deletes of this client's keys, those on sessions sent together while one is on the wire. */
+    QueueWrites writes() {
+        return writes;
     }
 
     /** Whole seconds, rounded up, at least 1: etcd's lease unit. */
@@ -128,8 +135,8 @@ final class Acquisitions {
 
     /** Whether {@code acquisition}'s session is known to live at least two thirds of {@code ttl} from now. */
     private static boolean coveredBySession(Acquisition acquisition, Duration ttl) {
-        return acquisition.session() != null && acquisition.session().grantedFor(System.nanoTime())
-                .compareTo(ttl.minus(ttl.dividedBy(3))) >= 0;
+        long ttlNanos = ttl.toNanos();
+        return acquisition.session() != null && acquisition.session().covers(System.nanoTime(), ttlNanos - ttlNanos / 3);
     }
 
     /**
@@ -188,16 +195,16 @@ final class Acquisitions {
     private <T> CompletableFuture<T> keptAlive(AcquisitionSlot slot, Acquisition acquisition, QueueKeys queue,
                                                String tag, Duration ttl, boolean shared,
                                                Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
-        CompletableFuture<Liveness> alive = keepAlive(acquisition, false);
+        CompletableFuture<KeepAlives.Liveness> alive = keepAlives.keepAlive(acquisition, false);
         CompletableFuture<T> used = use.apply(acquisition);
         return alive.handle((liveness, error) -> {
-            if (error != null || liveness != Liveness.ALIVE) {
+            if (error != null || liveness != KeepAlives.Liveness.ALIVE) {
                 used.thenAccept(discard);
             }
             if (error != null) {
                 throw new CompletionException(Futures.unwrap(error));
             }
-            return liveness == Liveness.ALIVE;
+            return liveness == KeepAlives.Liveness.ALIVE;
         }).thenCompose(isAlive -> {
             if (isAlive) {
                 return used;
@@ -212,7 +219,10 @@ final class Acquisitions {
     }
 
     /**
-     * Extends {@code holder}'s lease to at least {@code ttl} from now, if its key still stands.
+     * Extends {@code holder}'s lease to at least {@code ttl} from now, if its key still stands. A key
+     * on a session waits for {@link #flushRenewals()}, which renews the session once for all its keys
+     * of the batch ({@link KeepAlives}); a renewal that had to wait for the one before it (which may
+     * have moved the key) is flushed by itself.
      *
      * @return false if the lease expired (its key is gone), the key was deleted, or the acquisition
      *         is unknown
@@ -222,6 +232,8 @@ final class Acquisitions {
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
+        // Set once this call returned: a session renewal queued after that is not in the engine's flush.
+        AtomicBoolean returned = new AtomicBoolean();
         // One at a time per acquisition: two lengthenings from the same lease would each move the key,
         // and the slot could end on the lease the key left (kept alive while the key expires).
         synchronized (slot) {
@@ -229,19 +241,28 @@ final class Acquisitions {
                     .thenCompose(ignored -> slot.current)
                     .thenCompose(acquisition -> {
                         long wanted = seconds(ttl);
-                        if (wanted <= acquisition.ttlSeconds()) {
-                            return keepAlive(acquisition, true).thenApply(liveness -> {
-                                if (liveness == Liveness.LEASE_GONE && acquisition.session() != null) {
-                                    sessions.gone(acquisition.session(), acquisition.lost());
-                                }
-                                return liveness == Liveness.ALIVE;
-                            });
+                        if (wanted > acquisition.ttlSeconds()) {
+                            return lengthen(slot, acquisition, holder, wanted);
                         }
-                        return lengthen(slot, acquisition, holder, wanted);
+                        if (acquisition.session() != null) {
+                            CompletableFuture<Boolean> queued = keepAlives.renew(acquisition, ttl.toNanos());
+                            if (!returned.compareAndSet(false, true)) {
+                                keepAlives.flush();
+                            }
+                            return queued;
+                        }
+                        return keepAlives.keepAlive(acquisition, true)
+                                .thenApply(liveness -> liveness == KeepAlives.Liveness.ALIVE);
                     });
             slot.lastRenewal = renewed;
+            returned.set(true);
             return renewed;
         }
+    }
+
+    /** Sends the session renewals queued since the last flush ({@link KeepAlives#flush()}). */
+    void flushRenewals() {
+        keepAlives.flush();
     }
 
     /**
@@ -287,7 +308,8 @@ final class Acquisitions {
 
     /**
      * Forgets {@code holder}'s acquisition and deletes its key (one {@code DeleteRange} on a
-     * session; a {@code LeaseRevoke} of an own lease, which deletes the key with it), once any grant
+     * session, or one part of a {@code Txn} of the deletes this client sent meanwhile:
+     * {@link QueueWrites#delete}; a {@code LeaseRevoke} of an own lease, which deletes the key with it), once any grant
      * still in flight has landed.
      *
      * @return whether the key was still ours until now
@@ -305,7 +327,7 @@ final class Acquisitions {
                     }
                     leave(acquisition);
                     CompletableFuture<Boolean> ended = acquisition.session() != null
-                            ? client.getKVClient().delete(acquisition.key()).thenApply(deleted -> deleted.getDeleted() > 0)
+                            ? writes.delete(acquisition.key())
                             : client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true);
                     return ended.handle((wasOurs, error) -> {
                         if (error == null) {
@@ -405,62 +427,6 @@ final class Acquisitions {
         if (left.session() == null) {
             client.getLeaseClient().revoke(left.leaseId());
         }
-    }
-
-    /** One keep-alive, confirmed; with {@code keyToo}, the confirming read also finds the key. */
-    private CompletableFuture<Liveness> keepAlive(Acquisition acquisition, boolean keyToo) {
-        return keepAlive(acquisition, keyToo, System.nanoTime() + retryNanos);
-    }
-
-    private CompletableFuture<Liveness> keepAlive(Acquisition acquisition, boolean keyToo, long giveUpAtNanos) {
-        long sentAt = System.nanoTime();
-        return client.getLeaseClient().keepAliveOnce(acquisition.leaseId()).handle((response, error) -> {
-            if (error == null) {
-                return response.getTTL() > 0
-                        ? confirm(acquisition, keyToo, sentAt, response.getHeader().getRaftTerm(), giveUpAtNanos)
-                        : CompletableFuture.completedFuture(Liveness.LEASE_GONE);
-            }
-            if (EtcdErrors.isLeaseNotFound(error)) {
-                return CompletableFuture.completedFuture(Liveness.LEASE_GONE);
-            }
-            if (Status.fromThrowable(Futures.unwrap(error)).getCode() == Status.Code.UNAVAILABLE
-                    && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_RETRY_MILLIS) - giveUpAtNanos < 0) {
-                return CompletableFuture.supplyAsync(() -> null,
-                                CompletableFuture.delayedExecutor(KEEP_ALIVE_RETRY_MILLIS, TimeUnit.MILLISECONDS))
-                        .thenCompose(ignored -> keepAlive(acquisition, keyToo, giveUpAtNanos));
-            }
-            return CompletableFuture.<Liveness>failedFuture(Futures.unwrap(error));
-        }).thenCompose(answer -> answer);
-    }
-
-    /**
-     * Proves that the keep-alive answered in raft term {@code term} reached the lessor that counts:
-     * etcd 3.4 (before 3.4.28) answers a keep-alive from the leader's own lessor without checking that
-     * a quorum still follows it, so a leader cut off from its peers renews leases that the majority's
-     * new leader never hears of, for up to two election timeouts. A linearizable read sent after the
-     * answer is served only once the leader of its term has heard from a quorum; if that term is still
-     * {@code term}, no other leader was elected before the keep-alive was answered, and the one whose
-     * lessor renewed the lease was the real leader. A new term in between means the renewal may have
-     * reached a deposed leader: it is sent again, in the new term. A confirmed keep-alive of a
-     * session, sent at {@code sentAtNanos}, extends the session's bound ({@link Sessions.Session#confirmed}).
-     */
-    private CompletableFuture<Liveness> confirm(Acquisition acquisition, boolean keyToo, long sentAtNanos, long term,
-                                                long giveUpAtNanos) {
-        return client.getKVClient().get(acquisition.key(), GetOption.builder().withCountOnly(true).build())
-                .thenCompose(read -> {
-                    if (read.getHeader().getRaftTerm() == term) {
-                        if (acquisition.session() != null) {
-                            acquisition.session().confirmed(sentAtNanos);
-                        }
-                        return CompletableFuture.completedFuture(keyToo && read.getCount() == 0
-                                ? Liveness.KEY_GONE : Liveness.ALIVE);
-                    }
-                    if (System.nanoTime() - giveUpAtNanos < 0) {
-                        return keepAlive(acquisition, keyToo, giveUpAtNanos);
-                    }
-                    return CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("the keep-alive of an etcd"
-                            + " lease could not be confirmed by a quorum (elections going on)").asRuntimeException());
-                });
     }
 
     static ByteSequence value(String holder) {

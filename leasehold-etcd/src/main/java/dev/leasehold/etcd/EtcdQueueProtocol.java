@@ -14,12 +14,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Watch;
-import io.etcd.jetcd.kv.TxnResponse;
-import io.etcd.jetcd.op.Cmp;
-import io.etcd.jetcd.op.CmpTarget;
-import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
-import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.TxnOption;
 import io.etcd.jetcd.options.WatchOption;
 
@@ -51,25 +46,22 @@ import java.util.concurrent.CompletableFuture;
  * latest grant or confirmed keep-alive leaves less than two thirds of the ttl is a
  * {@code LeaseKeepAlive} of the session (confirmed by a count-only {@code Range}) sent together with
  * it. The engine counts the lease no longer than the session is known to live on the servers
- * ({@link #grantedFor}); a renewal one {@code LeaseKeepAlive} and its
- * {@code Range}; a release one {@code DeleteRange}; a release within hold-at-least a
+ * ({@link #grantedFor}); the renewals of one batch on one session share one read of their keys (a
+ * {@code Range}, or a read-only {@code Txn} for several), preceded by one {@code LeaseKeepAlive} of
+ * the session when it is last confirmed more than a third of the ttl ago ({@link KeepAlives}); a
+ * release one {@code DeleteRange}; a release within hold-at-least a
  * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
  * {@code LeaseGrant} for the session; a waiter whose one blocker is deleted holds after one
  * count-only {@code Range} of its own key (see {@code handOff}). A fixed lease's first attempt is a {@code LeaseGrant} and
- * one {@code Txn}, its release one {@code LeaseRevoke}, which deletes the key.
+ * one {@code Txn}, its release one {@code LeaseRevoke}, which deletes the key. The attempts on one
+ * session that the client sends while one is on the wire share one {@code Txn}, and so do its
+ * releases ({@link QueueWrites}): one consensus round for many.
  *
  * <p>A lost session (its lease expired or revoked on the server) loses every lease on it: the
  * renewal that finds it gone is refused, and every other lease on it is told at once through its
  * {@link Attempt.Acquired#lossSignal()}.
  */
 final class EtcdQueueProtocol extends QueueKindProtocol {
-
-    private static final GetOption QUEUE_ORDER = GetOption.builder()
-            .isPrefix(true)
-            .withKeysOnly(true)
-            .withSortField(GetOption.SortTarget.CREATE)
-            .withSortOrder(GetOption.SortOrder.ASCEND)
-            .build();
 
     private final Client client;
     private final Acquisitions acquisitions;
@@ -109,30 +101,19 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
         }
     }
 
-    /** Creates the key if absent and reads the queue, in one transaction; a repeat finds the key. */
-    private CompletableFuture<TxnResponse> enqueue(QueueKeys queue, Acquisitions.Acquisition acquisition, String holder) {
-        ByteSequence key = acquisition.key();
-        return client.getKVClient().txn(TxnOption.builder().withAutoRetry().build())
-                .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                .Then(Op.put(key, Acquisitions.value(holder), PutOption.builder().withLeaseId(acquisition.leaseId()).build()),
-                        Op.get(queue.directory(), QUEUE_ORDER))
-                .Else(Op.get(key, GetOption.DEFAULT), Op.get(queue.directory(), QUEUE_ORDER))
-                .commit();
+    /** Creates the key if absent and reads the queue, in one transaction ({@link QueueWrites#enqueue}). */
+    private CompletableFuture<QueueWrites.Enqueued> enqueue(QueueKeys queue, Acquisitions.Acquisition acquisition,
+                                                            String holder) {
+        return acquisitions.writes().enqueue(acquisition.key(), Acquisitions.value(holder), acquisition.leaseId(),
+                queue.directory(), acquisition.session() != null);
     }
 
     private Attempt decide(QueueKeys queue, AcquireRequest request, Acquisitions.Acquisition acquisition,
-                           TxnResponse response) {
+                           QueueWrites.Enqueued response) {
         String name = request.name();
         String holder = request.holder();
         ByteSequence key = acquisition.key();
-        if (!response.isSucceeded()) {
-            List<KeyValue> own = response.getGetResponses().get(0).getKvs();
-            if (own.isEmpty() || !own.get(0).getValue().equals(Acquisitions.value(holder))) {
-                throw new IllegalStateException("etcd key " + key + " of this acquisition holds another value; "
-                        + "something else writes under the key prefix");
-            }
-        }
-        List<KeyValue> keys = response.getGetResponses().get(response.getGetResponses().size() - 1).getKvs();
+        List<KeyValue> keys = response.queue();
         int position = 0;
         while (position < keys.size() && !keys.get(position).getKey().equals(key)) {
             position++;
@@ -140,13 +121,17 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
         if (position == keys.size()) {
             throw new IllegalStateException("etcd key " + key + " of this acquisition is missing from its queue");
         }
+        if (!response.created() && !keys.get(position).getValue().equals(Acquisitions.value(holder))) {
+            throw new IllegalStateException("etcd key " + key + " of this acquisition holds another value; "
+                    + "something else writes under the key prefix");
+        }
         // Keys behind this one cannot change its decision: only those up to it are read.
         List<QueueEntry> entries = keys.subList(0, position + 1).stream().map(kv -> queue.entry(kv.getKey())).toList();
         QueueRule.Decision decision = QueueRule.decide(name, entries, position);
         if (decision.granted()) {
             return new Attempt.Acquired(keys.get(position).getCreateRevision(), acquisition.lost());
         }
-        long from = response.getHeader().getRevision() + 1;
+        long from = response.revision() + 1;
         if (decision.watchesWholeQueue()) {
             return new Attempt.Held(null, retryOn(deletionUnder(queue.directory(), from)));
         }
@@ -226,6 +211,12 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         return acquisitions.renew(holder, ttl);
+    }
+
+    /** Sends the renewals of keys on sessions buffered since the last flush: see {@link KeepAlives}. */
+    @Override
+    public void flushRenewals() {
+        acquisitions.flushRenewals();
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.leasehold.etcd;
 import io.etcd.jetcd.Client;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The session leases of one lock client: one etcd lease per ttl in whole seconds, shared by every
@@ -39,6 +42,8 @@ final class Sessions {
         private final Set<CompletableFuture<String>> members = ConcurrentHashMap.newKeySet();
         /** {@link System#nanoTime()} at the send of the latest grant or confirmed keep-alive; only grows. */
         private final AtomicLong confirmedAt;
+        /** The latest keep-alive sent for this lease, answered or not. */
+        private final AtomicReference<CompletableFuture<KeepAlives.Answer>> keepAlive = new AtomicReference<>();
 
         private Session(long leaseId, long seconds, long grantSentAtNanos) {
             this.leaseId = leaseId;
@@ -61,6 +66,38 @@ final class Sessions {
          */
         Duration grantedFor(long sentAtNanos) {
             return Duration.ofNanos(confirmedAt.get() + TimeUnit.SECONDS.toNanos(seconds) - sentAtNanos);
+        }
+
+        /**
+         * Whether the servers keep this lease at least {@code nanos} after {@code nowNanos}, from its
+         * latest confirmed send ({@link #grantedFor} without the allocation).
+         */
+        boolean covers(long nowNanos, long nanos) {
+            return confirmedAt.get() + TimeUnit.SECONDS.toNanos(seconds) - nowNanos - nanos >= 0;
+        }
+
+        /**
+         * The keep-alive of this lease still in flight, or a new one from {@code send}: keys renewing
+         * meanwhile share it instead of sending one each.
+         */
+        CompletableFuture<KeepAlives.Answer> keepAlive(Supplier<CompletableFuture<KeepAlives.Answer>> send) {
+            while (true) {
+                CompletableFuture<KeepAlives.Answer> current = keepAlive.get();
+                if (current != null && !current.isDone()) {
+                    return current;
+                }
+                CompletableFuture<KeepAlives.Answer> fresh = new CompletableFuture<>();
+                if (keepAlive.compareAndSet(current, fresh)) {
+                    send.get().whenComplete((answer, error) -> {
+                        if (error != null) {
+                            fresh.completeExceptionally(error);
+                        } else {
+                            fresh.complete(answer);
+                        }
+                    });
+                    return fresh;
+                }
+            }
         }
 
         /** A number no other acquisition on this session has: names its key. */
@@ -115,11 +152,16 @@ final class Sessions {
      * renewal or attempt found it, and reports it itself) is told at once.
      */
     void gone(Session session, CompletableFuture<String> finder) {
+        gone(session, List.of(finder));
+    }
+
+    /** As {@link #gone(Session, CompletableFuture)}, with several finders (the renewals of one batch). */
+    void gone(Session session, Collection<CompletableFuture<String>> finders) {
         live.computeIfPresent(session.seconds, (ttl, current) ->
                 current.isDone() && !current.isCompletedExceptionally() && current.join() == session ? null : current);
         for (CompletableFuture<String> lost : List.copyOf(session.members)) {
             session.members.remove(lost);
-            if (lost != finder) {
+            if (!finders.contains(lost)) {
                 lost.complete(LOST);
             }
         }

@@ -4,17 +4,12 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.EtcdCluster;
-import dev.leasehold.launcher.TestSecrets;
 import dev.leasehold.testkit.junit.TestServer;
-import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.Client;
-import io.etcd.jetcd.auth.Permission;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -36,24 +31,8 @@ class EtcdAuthTest {
 
     @BeforeAll
     static void startClusterWithAuth() throws Exception {
-        TestSecrets.record(PASSWORD);
-        TestSecrets.record("root-" + PASSWORD);
-        try (Client admin = Client.builder().endpoints(cluster.get().endpoints()).build()) {
-            var auth = admin.getAuthClient();
-            auth.roleAdd(bytes("root")).get(5, TimeUnit.SECONDS);
-            auth.userAdd(bytes("root"), bytes("root-" + PASSWORD)).get(5, TimeUnit.SECONDS);
-            auth.userGrantRole(bytes("root"), bytes("root")).get(5, TimeUnit.SECONDS);
-            auth.roleAdd(bytes("locker")).get(5, TimeUnit.SECONDS);
-            auth.roleGrantPermission(bytes("locker"), bytes(EtcdLocks.DEFAULT_KEY_PREFIX), bytes("leasehold0"),
-                    Permission.Type.READWRITE).get(5, TimeUnit.SECONDS);
-            auth.userAdd(bytes("app"), bytes(PASSWORD)).get(5, TimeUnit.SECONDS);
-            auth.userGrantRole(bytes("app"), bytes("locker")).get(5, TimeUnit.SECONDS);
-            auth.authEnable().get(5, TimeUnit.SECONDS);
-        }
-    }
-
-    private static ByteSequence bytes(String text) {
-        return ByteSequence.from(text, StandardCharsets.UTF_8);
+        // The user "app" may read and write under the default key prefix only.
+        EtcdUsers.enable(cluster.get().endpoints(), "app", PASSWORD, EtcdLocks.DEFAULT_KEY_PREFIX, "leasehold0");
     }
 
     @Test

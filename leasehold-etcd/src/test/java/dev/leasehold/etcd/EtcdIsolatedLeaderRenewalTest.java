@@ -1,8 +1,12 @@
 package dev.leasehold.etcd;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.EtcdCluster;
+import dev.leasehold.spi.AcquireRequest;
+import dev.leasehold.spi.Attempt;
+import io.etcd.jetcd.Client;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -52,6 +56,46 @@ class EtcdIsolatedLeaderRenewalTest {
         CompletableFuture<Void> extension = lease.extendAsync(Duration.ofSeconds(5));
         Throwable failure = extension.handle((ok, error) -> error).get(20, TimeUnit.SECONDS);
         assertThat(failure).as("an extension answered without a quorum must not succeed").isNotNull();
+        cluster.network().healAll();
+    }
+
+    /**
+     * The same through the session's keep-alive: a renewal of a key on a session last confirmed more
+     * than a third of the ttl ago keeps the session alive, and the isolated leader answers that
+     * keep-alive; the renewal must still fail, and the session's bound must not move. Driven through
+     * the protocol, without the engine's watchdog, so that nothing else confirms the session meanwhile.
+     */
+    @Test
+    void aSessionKeepAliveAnsweredByALeaderCutOffFromItsPeersDoesNotMoveTheSessionsBound() throws Exception {
+        EtcdCluster cluster = EtcdCluster.startPartitionable(3);
+        resources.add(cluster);
+        int leader = cluster.leader();
+        CountedCalls calls = new CountedCalls();
+        Client client = calls.client(cluster.endpoint(leader));
+        resources.add(client);
+        Sessions sessions = new Sessions(client);
+        Acquisitions acquisitions = new Acquisitions(client, sessions, Duration.ofSeconds(1));
+        EtcdQueueProtocol protocol = new EtcdQueueProtocol(client, acquisitions, "leasehold/", LockKind.MUTEX, true,
+                "etcd");
+        Duration ttl = Duration.ofSeconds(3);
+        Attempt attempt = protocol.tryAcquire(new AcquireRequest("isolated:session", "holder", ttl, false,
+                System.nanoTime())).get(5, TimeUnit.SECONDS);
+        assertThat(attempt).isInstanceOf(Attempt.Acquired.class);
+        Thread.sleep(1_200); // the session's grant is now more than a third of the ttl old: a renewal keeps it alive
+        long before = System.nanoTime();
+        Duration grantedBefore = protocol.grantedFor("holder", before);
+
+        cluster.network().isolate(leader);
+        calls.clear();
+        CompletableFuture<Boolean> renewal = protocol.renew("isolated:session", "holder", ttl);
+        protocol.flushRenewals();
+        // The engine bounds every call by its operation timeout; without the engine, the test does.
+        Boolean renewed = renewal.handle((ok, error) -> error == null ? ok : Boolean.FALSE)
+                .completeOnTimeout(Boolean.FALSE, 5, TimeUnit.SECONDS).get(20, TimeUnit.SECONDS);
+        assertThat(calls.calls()).as("the renewal kept the session alive").contains("LeaseKeepAlive");
+        assertThat(renewed).as("a session renewal answered without a quorum must not succeed").isFalse();
+        assertThat(protocol.grantedFor("holder", before)).as("the session's bound stays where a quorum put it")
+                .isEqualTo(grantedBefore);
         cluster.network().healAll();
     }
 }

@@ -5,11 +5,6 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.junit.TestServer;
 import io.etcd.jetcd.Client;
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
-import io.grpc.ClientInterceptor;
-import io.grpc.MethodDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,26 +24,15 @@ class RoundTripsTest {
 
     @RegisterExtension
     static final TestServer<EtcdCluster> cluster = TestServer.perClass(() -> EtcdCluster.start(1));
-    private static final List<String> CALLS = Collections.synchronizedList(new ArrayList<>());
-
-    /** Records the short name of every call started ("Txn", "LeaseGrant", ...). */
-    private static final ClientInterceptor COUNTER = new ClientInterceptor() {
-        @Override
-        public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-            CALLS.add(method.getBareMethodName());
-            return next.newCall(method, options);
-        }
-    };
+    private static final CountedCalls CALLS = new CountedCalls();
 
     private static List<String> callsDuring(Runnable operation) {
-        CALLS.clear();
-        operation.run();
-        return List.copyOf(CALLS);
+        return CALLS.during(operation);
     }
 
     @Test
     void acquireIsATransactionReleaseADeleteAndRenewalAConfirmedKeepAlive() throws Exception {
-        try (Client counted = Client.builder().endpoints(cluster.get().endpoints()).interceptor(COUNTER).build();
+        try (Client counted = CALLS.client(cluster.get().endpoints());
              EtcdLockClient locks = EtcdLocks.using(counted)) {
             LockOptions watchdog = LockOptions.watchdog(Duration.ofSeconds(3));
             assertThat(callsDuring(() -> locks.lock("rt:0", watchdog).acquire(Duration.ofSeconds(5)).release()))
@@ -61,7 +45,7 @@ class RoundTripsTest {
             CALLS.clear();
             Thread.sleep(1_500); // a renewal at a third of what the session still grants
             // Each keep-alive is confirmed by a linearizable read in the same raft term (Acquisitions.confirm).
-            assertThat(List.copyOf(CALLS)).as("renewals").contains("LeaseKeepAlive").containsOnly("LeaseKeepAlive", "Range");
+            assertThat(CALLS.calls()).as("renewals").contains("LeaseKeepAlive").containsOnly("LeaseKeepAlive", "Range");
             assertThat(callsDuring(held[0]::release)).as("release").containsExactly("DeleteRange");
             Thread.sleep(1_200); // the renewal's confirmed keep-alive is now more than a third of the ttl old
             assertThat(callsDuring(() -> locks.lock("rt:1", watchdog).acquire(Duration.ofSeconds(5)).release()))
@@ -79,7 +63,8 @@ class RoundTripsTest {
                 var waiting = other.lock("rt:2").acquireAsync(Duration.ofSeconds(5));
                 // Until the waiter has placed its key (its Txn) and watches its blocker; a fixed 200 ms
                 // was not always enough at load 11, and its Txn then fell in the handoff's calls.
-                eventually(() -> CALLS.contains("Txn") && CALLS.contains("Watch"), "the waiter placed its key and watches");
+                eventually(() -> CALLS.calls().contains("Txn") && CALLS.calls().contains("Watch"),
+                        "the waiter placed its key and watches");
                 List<String> handoff = callsDuring(() -> {
                     holder.release();
                     waiting.join().release();
@@ -88,6 +73,32 @@ class RoundTripsTest {
                         + " one read finds its own key still there; then its release")
                         .containsExactly("DeleteRange", "Range", "DeleteRange")
                         .startsWith("DeleteRange").endsWith("DeleteRange");
+            }
+        }
+    }
+
+    @Test
+    void leasesOnOneSessionRenewingAtTheirOwnTimesShareTheSessionsKeepAlives() throws Exception {
+        try (Client counted = CALLS.client(cluster.get().endpoints());
+             EtcdLockClient locks = EtcdLocks.using(counted)) {
+            LockOptions watchdog = LockOptions.watchdog(Duration.ofSeconds(3));
+            List<Lease> held = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                held.add(locks.lock("rt:many:" + i, watchdog).acquire(Duration.ofSeconds(5)));
+                Thread.sleep(60); // each lease renews at an instant of its own
+            }
+            CALLS.clear();
+            Thread.sleep(2_500); // two renewals of every lease, at a third of the 3 s ttl
+            List<String> calls = CALLS.calls();
+            assertThat(held).as("every renewal succeeded").allMatch(Lease::isValid);
+            assertThat(Collections.frequency(calls, "LeaseKeepAlive"))
+                    .as("the session is kept alive at most once a third of its ttl (and once more in flight), "
+                            + "not once per lease and renewal (12 or more): %s", calls)
+                    .isBetween(1, 4);
+            assertThat(calls).as("each renewal reads its key, and nothing else is sent")
+                    .isSubsetOf("LeaseKeepAlive", "Range", "Txn");
+            for (Lease lease : held) {
+                lease.release();
             }
         }
     }

@@ -3,8 +3,6 @@ package dev.leasehold.zookeeper;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The ttl of leases on a backend whose nodes live as long as the session: the client deletes a
@@ -12,17 +10,20 @@ import java.util.concurrent.TimeUnit;
  * local deadline, which subtracts the drift). So a fixed lease frees its lock on time, and a
  * watchdog lease whose renewals stopped frees it within its ttl, as on Redis; a client that dies
  * frees it when its session expires.
+ *
+ * <p>The expiries share one {@link DeadlineTimer}: most leases end long before their ttl, and a
+ * timer per lease woke the timer thread on every grant whose expiry became the earliest.
  */
 final class NodeExpiry {
 
-    private record Entry(long atNanos, ScheduledFuture<?> timer) {
+    private record Entry(long atNanos, DeadlineTimer.Handle timer) {
     }
 
-    private final ScheduledExecutorService timers;
+    private final DeadlineTimer timer;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
     NodeExpiry(ScheduledExecutorService timers) {
-        this.timers = timers;
+        this.timer = new DeadlineTimer(timers);
     }
 
     /**
@@ -35,10 +36,10 @@ final class NodeExpiry {
                 if (atNanos - current.atNanos() <= 0) {
                     return current;
                 }
-                current.timer().cancel(false);
+                current.timer().cancel();
             }
-            ScheduledFuture<?> timer = timers.schedule(() -> {
-                // Only this timer's own entry: a later one replaced it if the lease was renewed meanwhile.
+            return new Entry(atNanos, timer.at(atNanos, () -> {
+                // Only this expiry: a later one replaced it if the lease was renewed meanwhile.
                 boolean[] expired = new boolean[1];
                 entries.computeIfPresent(holder, (k, entry) -> {
                     expired[0] = entry.atNanos() == atNanos;
@@ -47,8 +48,7 @@ final class NodeExpiry {
                 if (expired[0]) {
                     expire.run();
                 }
-            }, atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
-            return new Entry(atNanos, timer);
+            }));
         });
     }
 
@@ -61,7 +61,7 @@ final class NodeExpiry {
     void cancel(String holder) {
         Entry entry = entries.remove(holder);
         if (entry != null) {
-            entry.timer().cancel(false);
+            entry.timer().cancel();
         }
     }
 }

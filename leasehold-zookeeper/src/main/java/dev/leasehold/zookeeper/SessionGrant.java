@@ -57,6 +57,12 @@ final class SessionGrant {
     private final ConcurrentNavigableMap<Long, Long> confirmed = new ConcurrentSkipListMap<>();
     private volatile long anchoredSession;
 
+    /** The bucket {@link #confirmed} put last, and in which session. */
+    private record Kept(long session, long coarse) {
+    }
+
+    private volatile Kept lastKept;
+
     /**
      * @param sessionTimeout the negotiated session timeout
      * @param sessionId      the current session's id (0 when not connected)
@@ -81,13 +87,20 @@ final class SessionGrant {
         long session = sessionId.getAsLong();
         if (session != anchoredSession) {
             confirmed.clear();
+            lastKept = null;
             anchoredSession = session;
         }
         long timeout = sessionTimeout.get().toNanos();
         long bucket = Math.max(1, gapNanos(timeout) / 8);
         long coarse = Math.floorDiv(sentAtNanos, bucket) * bucket;
+        Kept last = lastKept;
+        if (last != null && last.session() == session && last.coarse() == coarse) {
+            // Most confirmations fall in the bucket just kept: nothing to add, nothing new to prune.
+            return;
+        }
         confirmed.put(coarse, coarse);
         confirmed.headMap(sentAtNanos - 2 * timeout).clear();
+        lastKept = new Kept(session, coarse);
     }
 
     /**

@@ -30,13 +30,8 @@ final class SyncedListing {
      * exception) if either failed or could not be sent
      */
     static CompletableFuture<List<String>> send(CuratorFramework curator, String directory) {
-        ZooKeeper handle;
-        try {
-            if (!curator.getZookeeperClient().isConnected()) {
-                return CompletableFuture.completedFuture(null);
-            }
-            handle = curator.getZookeeperClient().getZooKeeper();
-        } catch (Exception notReady) {
+        ZooKeeper handle = DirectCalls.handle(curator);
+        if (handle == null) {
             return CompletableFuture.completedFuture(null);
         }
         String path = ZKPaths.fixForNamespace(curator.getNamespace(), directory);

@@ -5,6 +5,7 @@ import dev.leasehold.LockOptions;
 import dev.leasehold.spi.InspectedBackend;
 import dev.leasehold.spi.KindProtocols;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ZooDefs;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -56,8 +57,11 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
         });
         EnsembleCheck.check(curator.getZookeeperClient().getCurrentConnectionString(), session.sessionTimeout(), grants);
         curator.getConnectionStateListenable().addListener(session);
+        // Only over a framework of its own does the client know the ACL Curator would give a lock node.
+        DirectCalls direct = ownsCurator
+                ? new DirectCalls(curator, acls == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : acls.getDefaultAcl()) : null;
         this.protocols = new KindProtocols<>(kind ->
-                new ZooKeeperProtocol(curator, ensemble, kind, session, expiry, grants, localRenewals, acls));
+                new ZooKeeperProtocol(curator, ensemble, kind, session, expiry, grants, localRenewals, acls, direct));
     }
 
     @Override

@@ -28,7 +28,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import static dev.leasehold.zookeeper.BackgroundCalls.code;
 import static dev.leasehold.zookeeper.BackgroundCalls.found;
 
 /**
@@ -248,15 +247,9 @@ final class ZooKeeperInspector implements Inspector {
 
     /** The czxid of {@code path}: its lease's token; 0 if it went meanwhile. */
     private long czxid(String path, String operation) {
-        return await(operation, callback -> curator.checkExists().inBackground(callback).forPath(path), event -> {
-            if (code(event) == KeeperException.Code.NONODE || event.getStat() == null) {
-                return 0L;
-            }
-            if (code(event) != KeeperException.Code.OK) {
-                throw ZooKeeperErrors.of(ensemble, operation, code(event));
-            }
-            return event.getStat().getCzxid();
-        });
+        // The result code first: a lost connection also leaves the stat null, and is no answer.
+        return await(operation, callback -> curator.checkExists().inBackground(callback).forPath(path),
+                event -> found(event, ensemble, operation) ? event.getStat().getCzxid() : 0L);
     }
 
     /** When the marker at {@code path} ends (the server's ms); 0 if it is gone or unreadable. */

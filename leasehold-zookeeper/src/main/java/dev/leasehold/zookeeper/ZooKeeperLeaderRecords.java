@@ -42,9 +42,11 @@ final class ZooKeeperLeaderRecords implements LeaderRecords {
                 return CompletableFuture.completedFuture(false);
             }
             String path = head.get();
-            return call(operation, callback -> curator.checkExists().inBackground(callback).forPath(path), event -> event)
+            // The result code first: a lost connection also leaves the stat null, and is no ended term.
+            return call(operation, callback -> curator.checkExists().inBackground(callback).forPath(path),
+                    event -> found(event, ensemble, operation) ? event : null)
                     .thenCompose(exists -> {
-                        if (exists.getStat() == null || exists.getStat().getCzxid() != info.token()) {
+                        if (exists == null || exists.getStat().getCzxid() != info.token()) {
                             return CompletableFuture.completedFuture(false);
                         }
                         return call(operation, callback -> curator.setData().withVersion(exists.getStat().getVersion())

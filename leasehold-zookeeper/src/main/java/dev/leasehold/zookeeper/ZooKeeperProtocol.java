@@ -18,6 +18,7 @@ import org.apache.zookeeper.CreateMode;
 import dev.leasehold.zookeeper.BackgroundCalls.Reply;
 import dev.leasehold.zookeeper.BackgroundCalls.Sender;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,11 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private record PendingWatch(String path, CompletableFuture<Wake> wake) {
     }
 
+    private static final Comparator<NodeName> BY_SEQUENCE = Comparator.comparingLong(NodeName::sequence);
+
     private final CuratorFramework curator;
+    /** Creates, listings and deletes on the session's handle itself; null: all through Curator. */
+    private final DirectCalls direct;
     private final String ensemble;
     /** What this kind's nodes ask for, as the rule sees it (and their names say). */
     private final QueueEntry entry;
@@ -100,12 +105,15 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private final AbandonedHolders abandoned = new AbandonedHolders();
 
     /**
-     * @param kind the lock kind this protocol serves
-     * @param acls the digest user's ACLs, or null without digest authentication
+     * @param kind   the lock kind this protocol serves
+     * @param acls   the digest user's ACLs, or null without digest authentication
+     * @param direct the hot path's calls on the handle itself, or null to send every call through Curator
      */
     ZooKeeperProtocol(CuratorFramework curator, String ensemble, LockKind kind, SessionWatch session,
-                      NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls) {
+                      NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls,
+                      DirectCalls direct) {
         super(ensemble, kind);
+        this.direct = direct;
         this.grants = grants;
         this.localRenewals = localRenewals;
         this.acls = acls;
@@ -158,7 +166,33 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         return done(operation, callback -> curator.sync().inBackground(callback).forPath(path));
     }
 
+    /**
+     * Creates the acquisition's node: on the session's handle directly when it can ({@link DirectCalls}),
+     * else through Curator. A direct create whose answer was lost may have made the node, which is
+     * then found by the holder id in its name ({@link #findOrCreate}) rather than made twice.
+     */
     private CompletableFuture<OwnNode> create(AcquireRequest request) {
+        CompletableFuture<OwnNode> made;
+        if (direct == null) {
+            made = createThroughCurator(request);
+        } else {
+            String directory = LockPaths.directory(request.name());
+            made = direct.create(directory, NodeName.prefix(entry, request.holder())).thenCompose(created ->
+                    switch (created.outcome()) {
+                        case MADE -> CompletableFuture.completedFuture(
+                                made(request, directory + "/" + created.name(), created.stat()));
+                        case NOT_MADE -> createThroughCurator(request);
+                        case UNKNOWN -> findOrCreate(request);
+                    });
+        }
+        return acls == null ? made : made.thenCompose(own -> inOwnDirectory(request, own));
+    }
+
+    /**
+     * Curator's create, in protected mode (if the answer is lost, its retry finds the node by the
+     * protection id), creating the lock's directory first if it is missing.
+     */
+    private CompletableFuture<OwnNode> createThroughCurator(AcquireRequest request) {
         String path = LockPaths.directory(request.name()) + "/"
                 + NodeName.prefix(entry, request.holder());
         String operation = "the acquire of '" + request.name() + "'";
@@ -166,17 +200,51 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 .creatingParentContainersIfNeeded().withProtection()
                 .withMode(CreateMode.EPHEMERAL_SEQUENTIAL).inBackground(callback).forPath(path), event -> {
                     requireOk(event, ensemble, operation);
-                    OwnNode own = new OwnNode(event.getName(), event.getStat().getCzxid(), event.getStat().getCtime(),
-                            System.nanoTime());
-                    nodes.put(request.holder(), own);
-                    if (abandoned.contains(request.holder())) {
-                        // The acquisition was given up while this create was on its way: undo it.
-                        deleteQuietly(request.holder());
-                        throw new LeaseholdException("the acquire of '" + request.name() + "' was abandoned");
-                    }
-                    return own;
+                    return made(request, event.getName(), event.getStat());
                 });
-        return acls == null ? created : created.thenCompose(own -> inOwnDirectory(request, own));
+        return created;
+    }
+
+    /**
+     * Records the acquisition's node at {@code path} (without the namespace).
+     *
+     * @throws LeaseholdException if the acquisition was given up while the create was on its way:
+     *                            the node is deleted again
+     */
+    private OwnNode made(AcquireRequest request, String path, Stat stat) {
+        OwnNode own = new OwnNode(path, stat.getCzxid(), stat.getCtime(), System.nanoTime());
+        nodes.put(request.holder(), own);
+        if (abandoned.contains(request.holder())) {
+            deleteQuietly(request.holder());
+            throw new LeaseholdException("the acquire of '" + request.name() + "' was abandoned");
+        }
+        return own;
+    }
+
+    /**
+     * After a create whose answer was lost: the node it may have made, found by the holder id in
+     * its name (unique to the acquisition) in a listing that follows a {@code sync}, so the
+     * listing holds every node the leader made before; if there is none, a new one.
+     */
+    private CompletableFuture<OwnNode> findOrCreate(AcquireRequest request) {
+        String directory = LockPaths.directory(request.name());
+        String operation = "the acquire of '" + request.name() + "'";
+        return sync(directory, operation).thenCompose(ignored -> list(directory, operation, null)).thenCompose(children -> {
+            for (String child : children) {
+                if (NodeName.parse(child).filter(node -> node.holder().equals(request.holder())).isPresent()) {
+                    String path = directory + "/" + child;
+                    return stat(path, operation).thenCompose(stat -> stat == null ? createThroughCurator(request)
+                            : CompletableFuture.completedFuture(made(request, path, stat)));
+                }
+            }
+            return createThroughCurator(request);
+        });
+    }
+
+    /** The stat of {@code path}, or null if there is no such node. */
+    private CompletableFuture<Stat> stat(String path, String operation) {
+        return call(operation, callback -> curator.checkExists().inBackground(callback).forPath(path),
+                event -> found(event, ensemble, operation) ? event.getStat() : null);
     }
 
     /**
@@ -217,6 +285,15 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /** The children of {@code directory}; with {@code changed}, also a children watch that completes it. */
     private CompletableFuture<List<String>> list(String directory, String operation, CompletableFuture<Wake> changed) {
+        if (changed == null && direct != null) {
+            return direct.list(directory).thenCompose(children -> children != null
+                    ? CompletableFuture.completedFuture(children) : listThroughCurator(directory, operation, null));
+        }
+        return listThroughCurator(directory, operation, changed);
+    }
+
+    private CompletableFuture<List<String>> listThroughCurator(String directory, String operation,
+                                                               CompletableFuture<Wake> changed) {
         return call(operation, callback -> changed != null
                 ? curator.getChildren().usingWatcher((CuratorWatcher)
                         event -> changed.complete(Wake.RETRY)).inBackground(callback).forPath(directory)
@@ -227,8 +304,23 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /** The lease nodes among {@code children}, in sequence order (markers and strangers left out). */
     private static List<NodeName> queueOf(List<String> children) {
-        return children.stream().map(NodeName::parse).flatMap(Optional::stream)
-                .sorted(Comparator.comparingLong(NodeName::sequence)).toList();
+        // A loop, not a stream: this runs on ZooKeeper's event thread for every attempt.
+        List<NodeName> queue = new ArrayList<>(children.size());
+        for (String child : children) {
+            NodeName.parse(child).ifPresent(queue::add);
+        }
+        queue.sort(BY_SEQUENCE);
+        return queue;
+    }
+
+    /** Whether any of {@code children} is a {@link KeptMarker} (most listings have none). */
+    private static boolean hasMarker(List<String> children) {
+        for (String child : children) {
+            if (!child.isEmpty() && child.charAt(0) == KeptMarker.PREFIX) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -243,6 +335,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      */
     private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
                                               List<String> children, CompletableFuture<Wake> childrenChanged) {
+        if (!hasMarker(children)) {
+            return decide(request, own, mayRecreate, queueOf(children), List.of(), childrenChanged);
+        }
         String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         return liveMarkers(directory, children, own, operation).thenCompose(kept ->
@@ -252,7 +347,6 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private CompletableFuture<Attempt> decide(AcquireRequest request, OwnNode own, boolean mayRecreate,
                                               List<NodeName> queue, List<LiveMarker> kept,
                                               CompletableFuture<Wake> childrenChanged) {
-        String directory = LockPaths.directory(request.name());
         String operation = "the acquire of '" + request.name() + "'";
         int mine = indexOf(queue, nameOf(own));
         if (mine < 0) {
@@ -267,13 +361,21 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             }
             return create(request).thenCompose(created -> evaluate(request, created, false));
         }
-        List<NodeName> withKept = new ArrayList<>();
-        kept.forEach(live -> withKept.add(live.marker().stand()));
-        withKept.addAll(queue);
+        List<NodeName> withKept = queue;
+        if (!kept.isEmpty()) {
+            withKept = new ArrayList<>(kept.size() + queue.size());
+            for (LiveMarker live : kept) {
+                withKept.add(live.marker().stand());
+            }
+            withKept.addAll(queue);
+        }
+        List<QueueEntry> entries = new ArrayList<>(withKept.size());
+        for (NodeName node : withKept) {
+            entries.add(node.entry());
+        }
         QueueRule.Decision decision;
         try {
-            decision = QueueRule.decide(request.name(), withKept.stream().map(NodeName::entry).toList(),
-                    mine + kept.size());
+            decision = QueueRule.decide(request.name(), entries, mine + kept.size());
         } catch (LeaseholdException refused) {
             // Nothing may stay taken: the node goes before the caller hears of the refusal.
             nodes.remove(request.holder(), own);
@@ -290,6 +392,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             }
             return CompletableFuture.completedFuture(grant(request, own));
         }
+        String directory = LockPaths.directory(request.name());
         if (!kept.isEmpty() && (decision.watchesWholeQueue() || decision.watch() < kept.size())) {
             // Blocked by a marker (or, for a permit, perhaps by one): try again when the first ends.
             long first = kept.stream().mapToLong(LiveMarker::endMillis).min().orElseThrow();
@@ -388,15 +491,9 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         CompletableFuture<Wake> wake = new CompletableFuture<>();
         return call(operation, callback -> curator.checkExists()
                 .usingWatcher((CuratorWatcher) event -> wake.complete(Wake.RETRY))
-                .inBackground(callback).forPath(path), event -> {
-                    if (code(event) == KeeperException.Code.NONODE || event.getStat() == null) {
-                        return null;
-                    }
-                    if (code(event) != KeeperException.Code.OK) {
-                        throw ZooKeeperErrors.of(ensemble, operation, code(event));
-                    }
-                    return wake;
-                });
+                .inBackground(callback).forPath(path),
+                // The result code first: a lost connection also leaves the stat null, and is no release.
+                event -> found(event, ensemble, operation) ? wake : null);
     }
 
     /**
@@ -460,6 +557,19 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         if (own == null) {
             return CompletableFuture.completedFuture(ReleaseOutcome.single(false));
         }
+        if (direct != null) {
+            return direct.delete(own.path()).thenCompose(deleted -> {
+                if (deleted == null) {
+                    return deleteThroughCurator(name, holder, own);
+                }
+                nodes.remove(holder, own);
+                return CompletableFuture.completedFuture(ReleaseOutcome.single(deleted));
+            });
+        }
+        return deleteThroughCurator(name, holder, own);
+    }
+
+    private CompletableFuture<ReleaseOutcome> deleteThroughCurator(String name, String holder, OwnNode own) {
         String operation = "the release of '" + name + "'";
         return call(operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
             boolean deleted = found(event, ensemble, operation);

@@ -16,6 +16,7 @@ import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -64,6 +65,26 @@ class ZooKeeperAuthTest {
                         assertThat(acl.getId().getId()).startsWith("app:").doesNotContain(SECRET);
                         assertThat(acl.getPerms()).isEqualTo(ZooDefs.Perms.ALL);
                     });
+        }
+    }
+
+    /**
+     * A lease's own node, created on the session's handle rather than through Curator
+     * ({@link DirectCalls}), carries the ACL Curator gives it: the user's only with a digest, open
+     * without one.
+     */
+    @Test
+    void aLeaseNodeCarriesTheAclOfItsClientsUser() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = "auth:node-acl:" + System.nanoTime();
+        String anonymousName = "auth:node-acl-open:" + System.nanoTime();
+        try (ZooKeeperLockClient user = withDigest(ensemble, SECRET);
+             ZooKeeperLockClient anonymous = TestClients.connect(ensemble);
+             Lease held = user.lock(name).acquire(Duration.ofSeconds(5));
+             Lease open = anonymous.lock(anonymousName).acquire(Duration.ofSeconds(5))) {
+            assertThat(aclOfLeaseNodes(ensemble, name)).as("the user's only, as its directory")
+                    .singleElement().isEqualTo(aclOfLockDirectory(ensemble, name));
+            assertThat(aclOfLeaseNodes(ensemble, anonymousName)).singleElement().isEqualTo(ZooDefs.Ids.OPEN_ACL_UNSAFE);
         }
     }
 
@@ -124,12 +145,31 @@ class ZooKeeperAuthTest {
 
     /** The ACL of the directory that holds {@code name}'s queue, read by a session of the same user. */
     private static List<ACL> aclOfLockDirectory(Ensemble ensemble, String name) throws Exception {
+        return asUser(ensemble, curator -> curator.getACL().forPath(LockPaths.directory(name)));
+    }
+
+    /** The ACL of each node in {@code name}'s queue, read by a session of the same user. */
+    private static List<List<ACL>> aclOfLeaseNodes(Ensemble ensemble, String name) throws Exception {
+        return asUser(ensemble, curator -> {
+            String directory = LockPaths.directory(name);
+            List<List<ACL>> acls = new ArrayList<>();
+            for (String child : curator.getChildren().forPath(directory)) {
+                acls.add(curator.getACL().forPath(directory + "/" + child));
+            }
+            return acls;
+        });
+    }
+
+    private interface UserCall<T> {
+        T apply(CuratorFramework curator) throws Exception;
+    }
+
+    private static <T> T asUser(Ensemble ensemble, UserCall<T> call) throws Exception {
         try (CuratorFramework curator = CuratorFrameworkFactory.builder().connectString(ensemble.connectString())
                 .retryPolicy(new RetryOneTime(100)).authorization("digest", ("app:" + SECRET).getBytes()).build()) {
             curator.start();
             curator.blockUntilConnected();
-            String directory = LockPaths.directory(name);
-            return curator.getACL().forPath(directory);
+            return call.apply(curator);
         }
     }
 }

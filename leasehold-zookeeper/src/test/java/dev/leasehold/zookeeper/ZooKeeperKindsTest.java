@@ -186,6 +186,43 @@ class ZooKeeperKindsTest {
         }
     }
 
+    /**
+     * The create is sent on the session's handle itself (not through Curator's protected mode): when
+     * its answer is lost with the connection after the servers made the node, the acquisition finds
+     * that node by the holder id in its name instead of queueing a second node behind it, which would
+     * wait for the first (a live node of its own session) until the wait ran out.
+     */
+    @Test
+    void aCreateWhoseAnswerIsLostWithTheConnectionIsFoundByItsHolderId() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = name("lost-answer");
+        ZooKeeperLockClient client = client();
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
+            admin.start();
+            admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
+            ensemble.proxies().forEach(proxy -> proxy.holdReplies());
+            CompletableFuture<Lease> acquired = client.lock(name).acquireAsync(Duration.ofSeconds(10));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (admin.getChildren().forPath(LockPaths.directory(name)).size() < 2) {
+                assertThat(System.nanoTime()).as("the create reaches the servers").isLessThan(deadline);
+                Thread.sleep(5);
+            }
+            // The servers made the node; its answer dies with the connection.
+            ensemble.proxies().forEach(proxy -> {
+                proxy.cutAll();
+                proxy.pass();
+            });
+            try (Lease lease = acquired.get(10, TimeUnit.SECONDS)) {
+                List<String> nodes = new ArrayList<>(admin.getChildren().forPath(LockPaths.directory(name)));
+                nodes.remove("placeholder");
+                assertThat(nodes).as("one node for the acquisition").hasSize(1);
+                assertThat(lease.token()).isEqualTo(admin.checkExists()
+                        .forPath(LockPaths.directory(name) + "/" + nodes.get(0)).getCzxid());
+            }
+            admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+    }
+
     @Test
     void namesThatLookLikePathsAreDataAndNeverShareALock() {
         ZooKeeperLockClient a = client();

@@ -1,0 +1,109 @@
+package dev.leasehold.zookeeper;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Many deadlines on one timer task: each task runs at its time (never before), once, unless cancelled. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class DeadlineTimerTest {
+
+    private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1);
+    private final DeadlineTimer timer;
+
+    DeadlineTimerTest() {
+        executor.setRemoveOnCancelPolicy(true);
+        timer = new DeadlineTimer(executor);
+    }
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    private static long in(long millis) {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    @Test
+    void tasksRunInTimeOrderNeverBeforeTheirTime() throws Exception {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(3);
+        long[] times = {in(300), in(100), in(200)};
+        String[] names = {"third", "first", "second"};
+        long[] ranAt = new long[3];
+        for (int i = 0; i < 3; i++) {
+            int index = i;
+            timer.at(times[i], () -> {
+                ranAt[index] = System.nanoTime();
+                ran.add(names[index]);
+                done.countDown();
+            });
+        }
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).containsExactly("first", "second", "third");
+        for (int i = 0; i < 3; i++) {
+            assertThat(ranAt[i] - times[i]).as(names[i]).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    @Test
+    void aCancelledTaskNeverRunsAndTheNextStillDoes() throws Exception {
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch later = new CountDownLatch(1);
+        DeadlineTimer.Handle cancelled = timer.at(in(100), () -> ran.add("cancelled"));
+        timer.at(in(250), () -> {
+            ran.add("later");
+            later.countDown();
+        });
+        cancelled.cancel();
+        cancelled.cancel();
+        assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).containsExactly("later");
+    }
+
+    @Test
+    void aTaskEarlierThanTheOneSetRunsOnTime() throws Exception {
+        CountDownLatch early = new CountDownLatch(1);
+        timer.at(in(60_000), () -> { });
+        long at = in(100);
+        long[] ranAt = new long[1];
+        timer.at(at, () -> {
+            ranAt[0] = System.nanoTime();
+            early.countDown();
+        });
+        assertThat(early.await(10, TimeUnit.SECONDS)).as("not held back by the later task").isTrue();
+        assertThat(ranAt[0] - at).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void aTaskThatThrowsDoesNotStopTheOthers() throws Exception {
+        CountDownLatch after = new CountDownLatch(1);
+        long at = in(100);
+        timer.at(at, () -> {
+            throw new IllegalStateException("a failing task (expected in this test)");
+        });
+        timer.at(at, after::countDown);
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** A timer per task woke the executor's thread whenever a new one became the earliest; here one executor task waits. */
+    @Test
+    void manyTasksSetInTheOrderTheyFallDueShareOneExecutorTask() {
+        for (int i = 0; i < 100; i++) {
+            DeadlineTimer.Handle handle = timer.at(in(10_000 + i), () -> { });
+            if (i % 2 == 0) {
+                handle.cancel();
+            }
+        }
+        assertThat(executor.getQueue()).hasSize(1);
+    }
+}
