@@ -64,11 +64,12 @@ public final class WatchdogBench {
 
     private static String line(Contender contender, WatchdogWorkload.Cell cell) {
         return String.format("%-16s client CPU %5.1f %% (median of samples), server CPU %4.1f %%, "
-                        + "script µs/renewal %.2f, allocated/renewal %s B, calls/s %s, alive %d, expired %d, "
-                        + "by thread: %s",
+                        + "script µs/renewal %.2f, allocated/renewal %s B, calls/s %s, server commands/s %s, "
+                        + "alive %d, expired %d, by thread: %s",
                 contender.label(), Spread.of(cell.clientCpuPercent()).median(), cell.serverCpuPercent(),
                 cell.scriptMicrosPerRenewal(), Fmt.count(cell.allocatedPerRenewal()),
                 Fmt.count(Spread.of(cell.scriptCallsPerSecond()).median()),
+                Fmt.count(Spread.of(cell.allCallsPerSecond()).median()),
                 cell.leasesAliveAtEnd(), cell.hold().expiredKeys(), cell.cpuByThreadGroup().entrySet().stream().limit(4)
                         .map(e -> e.getKey() + " " + Fmt.one(e.getValue())).collect(Collectors.joining(", ")));
     }

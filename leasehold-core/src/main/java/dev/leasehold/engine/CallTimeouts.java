@@ -24,8 +24,11 @@ final class CallTimeouts {
         return selfBounded ? call : call.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** {@code call}, failing after {@code nanos} if that is shorter than what the backend guarantees. */
-    <T> CompletableFuture<T> bound(CompletableFuture<T> call, long nanos) {
-        return selfBounded && nanos >= timeoutNanos ? call : call.orTimeout(nanos, TimeUnit.NANOSECONDS);
+    /**
+     * When the engine fails a call that must end within {@code nanos}: after {@code nanos}, or
+     * never ({@link Long#MAX_VALUE}) if the backend ends every call by itself within that.
+     */
+    long limitNanos(long nanos) {
+        return selfBounded && nanos >= timeoutNanos ? Long.MAX_VALUE : nanos;
     }
 }

@@ -6,6 +6,8 @@ import dev.leasehold.spi.LockProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,29 +19,42 @@ import java.util.concurrent.atomic.AtomicReference;
  * The watchdog and deadline check of one lease, run on the client's {@link RenewalScheduler}.
  *
  * <p>Each tick first checks the local deadline (and declares the lease lost when it passed), then,
- * in watchdog mode, queues one renewal unless one is still in flight (renewals fall a third of the
- * ttl apart, or a third of what the backend granted if that is shorter); renewals due together are
- * sent as one batch. The next tick falls at the
- * earlier of one renewal period and the deadline, so a lease whose renewals hang is still
- * declared lost on time. In fixed-lease mode the only tick is the deadline itself.
+ * in watchdog mode, joins one renewal to the tick's {@link RenewalRounds} unless one is still in
+ * flight; the renewals of one timer event leave as one {@link SentRound} per protocol. Ticks fall
+ * at most a renewal period apart (a third of the ttl, or of what the backend granted if that is
+ * shorter), rounded down to the client's renewal {@link #grid}, or at the deadline if that comes
+ * first, so a lease whose renewals hang is still declared lost on time. In fixed-lease mode the
+ * only tick is the deadline itself.
  *
- * <p>A renewal answer only extends a lease that is still HELD (see {@link LeaseLifecycle#extend}),
- * and {@link #stop()} cancels the pending tick after the lease left HELD; a tick that races with
- * it re-checks the phase after scheduling and cancels its own successor, so no task leaks.
+ * <p>A renewal in flight is tied to its round: only that round's answer or failure ends it, once,
+ * so an answer that comes after the round's bound failed it changes nothing. A successful answer
+ * only extends a lease that is still HELD (see {@link LeaseLifecycle#extend}), from the round's send
+ * time. {@link #stop()} takes the lease off the grid and cancels its deadline check after it left
+ * HELD; a tick that races with it re-checks the phase after scheduling and stops its own successor,
+ * so no task leaks.
  */
-final class Renewal {
+final class Renewal implements RenewalScheduler.GridTick {
 
     private static final Logger LOG = LoggerFactory.getLogger(Renewal.class);
+    /** The grid of leases whose backend grants a shorter period than their ttl asks for. */
+    private static final long FINE_GRID_NANOS = Duration.ofMillis(10).toNanos();
+    private static final VarHandle IN_FLIGHT;
+
+    static {
+        try {
+            IN_FLIGHT = MethodHandles.lookup().findVarHandle(Renewal.class, "inFlight", SentRound.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ManagedLease lease;
     private final LockProtocol protocol;
     private final RenewalScheduler scheduler;
     private final LockOptions options;
-    /** Renewals are aligned to this grid (or an eighth of the period, if finer). */
-    private static final long MAX_GRID_NANOS = Duration.ofMillis(10).toNanos();
-
     private final long periodNanos;
-    private final long gridNanos;
+    /** The local lifetime a renewal confirmed for the full ttl gives: ttl minus its drift. */
+    private final long ttlLifetimeNanos;
     /**
      * A third of the lease's local lifetime as of its last grant or renewal: shorter than
      * {@link #periodNanos} when the backend grants less than the ttl ({@link LockProtocol#grantedFor}).
@@ -47,11 +62,13 @@ final class Renewal {
     private volatile long grantedPeriodNanos;
     private final long renewUntilNanos;
     private final CallTimeouts timeouts;
-    private final AtomicBoolean inFlight = new AtomicBoolean();
     private final AtomicBoolean warned = new AtomicBoolean();
     private final LeaseEvents events;
-    private final AtomicReference<RenewalScheduler.Timer> nextTick = new AtomicReference<>();
-    private final Runnable tick = this::tick;
+    /** The round whose renewal of this lease awaits its answer; null when none does. Only the timer thread sets it. */
+    private volatile SentRound inFlight;
+    /** The grid slot the next tick is due in; null when off the grid (deadline check only, or stopped). */
+    private volatile TimerSlot queuedIn;
+    private final AtomicReference<ScheduledFuture<?>> deadlineCheck = new AtomicReference<>();
 
     /**
      * @param granted the lease's lifetime as granted at {@code acquiredAtNanos}
@@ -64,7 +81,7 @@ final class Renewal {
         this.scheduler = scheduler;
         this.options = options;
         this.periodNanos = options.renewalPeriod().toNanos();
-        this.gridNanos = Math.max(1, Math.min(MAX_GRID_NANOS, periodNanos / 8));
+        this.ttlLifetimeNanos = options.ttl().minus(LockOptions.drift(options.ttl())).toNanos();
         this.grantedPeriodNanos = granted.toNanos() / 3;
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.timeouts = timeouts;
@@ -74,6 +91,18 @@ final class Renewal {
     /** Schedules the first tick; called once, right after the lease was created. */
     void start() {
         scheduleNext(System.nanoTime());
+    }
+
+    String lockName() {
+        return lease.lockName();
+    }
+
+    String holder() {
+        return lease.holder();
+    }
+
+    Duration ttl() {
+        return options.ttl();
     }
 
     /** Which {@link LossReason} a lease found past its local deadline at {@code nowNanos} was lost for. */
@@ -96,51 +125,83 @@ final class Renewal {
         return ManagedLease.DEADLINE_PASSED;
     }
 
-    /** Cancels the pending tick. Called after the lease left HELD. */
+    /** Takes the lease off the grid and cancels its deadline check. Called after the lease left HELD. */
     void stop() {
-        RenewalScheduler.Timer pending = nextTick.getAndSet(null);
+        queuedIn = null;
+        ScheduledFuture<?> pending = deadlineCheck.getAndSet(null);
         if (pending != null) {
-            pending.cancel();
+            pending.cancel(false);
         }
     }
 
-    private void tick() {
+    @Override
+    public void queuedIn(TimerSlot slot) {
+        queuedIn = slot;
+    }
+
+    @Override
+    public boolean isDueIn(TimerSlot slot) {
+        return queuedIn == slot;
+    }
+
+    @Override
+    public void tick(long nowNanos, RenewalRounds rounds) {
         if (!lease.isValid()) {
             return;
         }
-        long now = System.nanoTime();
-        if (options.isWatchdog() && now - renewUntilNanos < 0 && inFlight.compareAndSet(false, true)) {
-            scheduler.batch(this::sendRenewal, protocol);
+        if (options.isWatchdog() && nowNanos - renewUntilNanos < 0 && inFlight == null) {
+            long untilDeadlineNanos = lease.lifecycle().deadlineNanos() - nowNanos;
+            if (untilDeadlineNanos > 0) {
+                inFlight = rounds.join(this, protocol, timeouts.limitNanos(untilDeadlineNanos));
+            }
         }
-        scheduleNext(now);
+        scheduleNext(nowNanos);
     }
 
-    private void sendRenewal() {
-        long sentAt = System.nanoTime();
-        long untilDeadlineNanos = lease.lifecycle().deadlineNanos() - sentAt;
-        if (lease.lifecycle().phase() != LeasePhase.HELD || untilDeadlineNanos <= 0) {
-            inFlight.set(false);
-            return;
+    /**
+     * The answer to this lease's renewal in {@code round}: the local deadline moves to the round's
+     * send time plus the local lifetime, or the lease is lost if another holder (or nobody) has it.
+     *
+     * @return false if the renewal was no longer in flight in {@code round} (already answered or failed)
+     */
+    boolean answered(SentRound round, boolean extended) {
+        if (!IN_FLIGHT.compareAndSet(this, round, null)) {
+            return false;
         }
-        timeouts.bound(protocol.renew(lease.lockName(), lease.holder(), options.ttl()), untilDeadlineNanos)
-                .whenComplete((extended, error) -> {
-                    inFlight.set(false);
-                    if (error != null) {
-                        events.renewalFailed();
-                        logFailure(error);
-                    } else if (extended) {
-                        Duration granted = ManagedLease.grantedLifetime(protocol, lease.holder(), sentAt,
-                                options.ttl());
-                        grantedPeriodNanos = granted.toNanos() / 3;
-                        if (!lease.lifecycle().extend(sentAt + ManagedLease.localLifetimeNanos(granted),
-                                System.nanoTime())) {
-                            // Too late (the deadline passed while the answer travelled) or already ended.
-                            lease.isValid();
-                        }
-                    } else {
-                        lease.markLost(LossReason.REFUSED, "a renewal found another holder or no key");
-                    }
-                });
+        if (!extended) {
+            lease.markLost(LossReason.REFUSED, "a renewal found another holder or no key");
+            return true;
+        }
+        long sentAt = round.sentAtNanos();
+        Duration lifetime = ManagedLease.grantedLifetime(protocol, lease.holder(), sentAt, options.ttl());
+        long localLifetime;
+        if (lifetime == options.ttl()) {
+            // The usual case (no shorter grant from the backend): nothing to compute per answer.
+            grantedPeriodNanos = periodNanos;
+            localLifetime = ttlLifetimeNanos;
+        } else {
+            grantedPeriodNanos = lifetime.toNanos() / 3;
+            localLifetime = ManagedLease.localLifetimeNanos(lifetime);
+        }
+        if (!lease.lifecycle().extend(sentAt + localLifetime, System.nanoTime())) {
+            // Too late (the deadline passed while the answer travelled) or already ended.
+            lease.isValid();
+        }
+        return true;
+    }
+
+    /**
+     * This lease's renewal in {@code round} failed: counted and logged; it extends nothing.
+     *
+     * @return false if the renewal was no longer in flight in {@code round}
+     */
+    boolean failed(SentRound round, Throwable error) {
+        if (!IN_FLIGHT.compareAndSet(this, round, null)) {
+            return false;
+        }
+        events.renewalFailed();
+        logFailure(error);
+        return true;
     }
 
     /**
@@ -177,27 +238,46 @@ final class Renewal {
         long deadline = lease.lifecycle().deadlineNanos();
         long untilDeadline = deadline - now;
         long period = Math.max(1, Math.min(periodNanos, grantedPeriodNanos));
-        RenewalScheduler.Timer scheduled = null;
+        ScheduledFuture<?> atDeadline = null;
         if (options.isWatchdog() && period < untilDeadline) {
-            // Round the renewal up to a grid shared by every lease of the client: renewals that
-            // fall due together share one timer event and leave in one batch.
-            long due = now + period;
-            long aligned = Math.floorDiv(due + gridNanos - 1, gridNanos) * gridNanos;
-            if (aligned - deadline < 0) {
-                scheduled = scheduler.scheduleOnGrid(tick, aligned);
-            }
-        }
-        if (scheduled == null) {
+            // Before the deadline, which is more than a period away.
+            scheduler.onGrid(this, nextTick(now, period, periodNanos));
+        } else {
             // The deadline comes first (or there is no renewal): check it exactly on time.
-            ScheduledFuture<?> atDeadline = scheduler.schedule(tick, untilDeadline);
-            scheduled = () -> atDeadline.cancel(false);
+            queuedIn = null;
+            atDeadline = scheduler.atDeadline(this, untilDeadline);
         }
-        RenewalScheduler.Timer previous = nextTick.getAndSet(scheduled);
+        ScheduledFuture<?> previous = deadlineCheck.getAndSet(atDeadline);
         if (previous != null) {
-            previous.cancel();
+            previous.cancel(false);
         }
         if (lease.lifecycle().phase() != LeasePhase.HELD) {
             stop();
         }
+    }
+
+    /**
+     * The next watchdog tick after one at {@code nowNanos}: {@code periodNanos} later, rounded down
+     * to the {@link #grid}, so it comes within a period, and more than seven eighths of one later.
+     *
+     * @param configuredNanos the period the ttl asks for; {@code periodNanos} is shorter when the
+     *                        backend grants less ({@link LockProtocol#grantedFor})
+     */
+    static long nextTick(long nowNanos, long periodNanos, long configuredNanos) {
+        long grid = grid(periodNanos, configuredNanos);
+        return Math.floorDiv(nowNanos + periodNanos, grid) * grid;
+    }
+
+    /**
+     * The renewal grid: an eighth of the period the ttl asks for, so the leases of one ttl fall
+     * into at most eight timer events per period, whatever their number, and leave in as few
+     * script calls (fewer, larger calls cost the server less per renewal than many small ones); it
+     * divides the period, so a lease renewed at every tick is renewed exactly once per period. A
+     * shorter period granted by the backend varies from renewal to renewal: it keeps a fine grid of
+     * at most {@link #FINE_GRID_NANOS} that every such lease shares.
+     */
+    static long grid(long periodNanos, long configuredNanos) {
+        long eighth = Math.max(1, periodNanos / 8);
+        return periodNanos == configuredNanos ? eighth : Math.min(FINE_GRID_NANOS, eighth);
     }
 }

@@ -1,42 +1,58 @@
 package dev.leasehold.engine;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
- * The tasks due at one instant of the renewal grid: one timer runs them all, so ten thousand
- * leases renewed each second cost a hundred timer events, not ten thousand. A task added after the
- * slot fired is refused, and its caller runs it at once instead, so none is lost.
+ * The lease ticks that fall at one instant of the renewal grid ({@link Renewal#grid}): one timer
+ * runs them all, so ten thousand leases of one ttl renewed each second cost at most eight timer
+ * events a second, not ten thousand.
+ *
+ * <p>A tick that moves to another instant, or stops, is not taken out: it stays in the list and is
+ * skipped when the slot fires ({@link RenewalScheduler.GridTick#isDueIn}), which costs less than a
+ * set would on every tick. A tick added after the slot fired is refused, and its caller queues it
+ * again.
  */
 final class TimerSlot {
 
-    private final Set<Runnable> tasks = new HashSet<>();
+    private final long atNanos;
+    private List<RenewalScheduler.GridTick> ticks = new ArrayList<>();
     private boolean fired;
 
+    /** @param atNanos the grid instant, a {@link System#nanoTime()} */
+    TimerSlot(long atNanos) {
+        this.atNanos = atNanos;
+    }
+
+    long atNanos() {
+        return atNanos;
+    }
+
     /** @return false if the slot already fired */
-    synchronized boolean add(Runnable task) {
+    synchronized boolean add(RenewalScheduler.GridTick tick) {
         if (fired) {
             return false;
         }
-        tasks.add(task);
+        ticks.add(tick);
         return true;
     }
 
-    synchronized void remove(Runnable task) {
-        tasks.remove(task);
-    }
-
-    /** Marks the slot fired and hands over its tasks. */
-    synchronized List<Runnable> fire() {
+    /** Marks the slot fired and hands over what was queued in it, moved and stopped ticks included. */
+    synchronized List<RenewalScheduler.GridTick> fire() {
         fired = true;
-        List<Runnable> due = new ArrayList<>(tasks);
-        tasks.clear();
-        return due;
+        List<RenewalScheduler.GridTick> queued = ticks;
+        ticks = List.of();
+        return queued;
     }
 
-    synchronized int size() {
-        return tasks.size();
+    /** Ticks still due at this slot's instant. */
+    synchronized int due() {
+        int due = 0;
+        for (RenewalScheduler.GridTick tick : ticks) {
+            if (tick.isDueIn(this)) {
+                due++;
+            }
+        }
+        return due;
     }
 }

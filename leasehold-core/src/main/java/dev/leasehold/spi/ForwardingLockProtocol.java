@@ -65,6 +65,16 @@ public abstract class ForwardingLockProtocol implements LockProtocol {
         return delegate.renew(name, holder, ttl);
     }
 
+    /**
+     * Forwarded whole, so the wrapped backend batches the round. A decorator that overrides
+     * {@link #renew(String, String, Duration)} must override this too, with
+     * {@link RenewalRound#renewOneByOne}, or the watchdog's renewals skip it.
+     */
+    @Override
+    public void renew(RenewalRound round) {
+        delegate.renew(round);
+    }
+
     @Override
     public Duration grantedFor(String holder, long sentAtNanos) {
         return delegate.grantedFor(holder, sentAtNanos);

@@ -79,14 +79,25 @@ public interface LockProtocol {
      * Extends the lease of {@code holder} to {@code ttl} from now, only if it still owns the lock,
      * and never shortens it: a lease that already lives longer on the server keeps its expiry (an
      * explicit {@link dev.leasehold.Lease#extend} may have set a longer one than the watchdog's ttl,
-     * and the local deadline never moves back). The engine calls it in batches from its renewal
-     * thread and calls {@link #flushRenewals()} after each batch, so a backend may buffer renewals
-     * until then; for an explicit extension it calls {@link #flushRenewals()} right after this, from
-     * the caller's thread.
+     * and the local deadline never moves back). The engine calls it for an explicit extension,
+     * from the caller's thread, and calls {@link #flushRenewals()} right after, so a backend may
+     * buffer renewals until then; the watchdog's renewals come through {@link #renew(RenewalRound)}.
      *
      * @return true if extended, false if another holder (or nobody) has the lock
      */
     CompletableFuture<Boolean> renew(String name, String holder, Duration ttl);
+
+    /**
+     * Renews every lease of {@code round}, each as {@link #renew(String, String, Duration)} would,
+     * and answers each through the round. The engine calls it from its renewal thread with the
+     * leases of this protocol whose watchdog ticks fell due together; it must not block. The
+     * default renews lease by lease with {@link #renew(String, String, Duration)} and calls
+     * {@link #flushRenewals()} once; a backend that can renew many leases in one call overrides it
+     * to spare the future and the callback per lease.
+     */
+    default void renew(RenewalRound round) {
+        RenewalRound.renewOneByOne(round, this);
+    }
 
     /**
      * How long the backend itself grants the lease of {@code holder}, counted from

@@ -12,6 +12,7 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseOutcome;
 import dev.leasehold.spi.ReleaseSignal;
+import dev.leasehold.spi.RenewalRound;
 import io.lettuce.core.RedisCommandExecutionException;
 
 import java.time.Duration;
@@ -130,16 +131,19 @@ final class RedisProtocol implements LockProtocol {
         return kind.covers();
     }
 
-    /**
-     * Queued until {@link #flushRenewals()}, which the engine calls after each batch. Builds no
-     * {@link LockKeys}: only the key that holds the lease (the name itself, for the kinds held as the lock key).
-     */
+    /** An explicit extension: queued until {@link #flushRenewals()}, which the engine calls right after. */
     @Override
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         return renewals.add(kind.leaseKey().apply(name), holder, ttl);
     }
 
-    /** Sends the renewals of this kind's batch, whichever lease's renewal ran (every semaphore's, for a permit). */
+    /** The watchdog's round, sent at once: one script call per chunk (and per slot on a Cluster). */
+    @Override
+    public void renew(RenewalRound round) {
+        renewals.send(round, kind.leaseKey());
+    }
+
+    /** Sends the extensions queued in this kind's batch (every semaphore's, for a permit). */
     @Override
     public void flushRenewals() {
         renewals.flush();

@@ -1,17 +1,17 @@
--- Compare-and-extend for many leases in one call: the watchdog's batch of renewals that fell due
--- together with the same ttl, or one explicit extension. Each key is extended only if its holder id
--- is still stored there, and never shortened: an explicit extension may have set a longer life than
--- the ttl.
+-- Compare-and-extend for many leases in one call: a watchdog round's renewals with the same ttl,
+-- or one explicit extension. Each key is extended only if its holder id is still stored there, and
+-- never shortened: an explicit extension may have set a longer life than the ttl.
 --
 -- KEYS[i]      the lock key of the i-th lease
 -- ARGV[1]      the new ttl of every lease in the call, ms
 -- ARGV[i + 1]  the i-th lease's holder id
 --
--- Returns one integer per key: 1 if ours and now living at least the ttl, 0 if another holder (or
--- nobody, or a value of another type) has that key.
+-- Returns the positions (1-based, ascending) of the keys it did not extend because another holder
+-- (or nobody, or a value of another type) has them; every other key is ours and now lives at least
+-- the ttl. Usually none: an empty array is the cheapest reply to build, send and read.
 --
 -- On Redis 7 or later one PEXPIRE ... GT extends without shortening; older servers refuse the
--- option (an error, caught by pcall on the first key extended), and the batch then reads PTTL
+-- option (an error, caught by pcall on the first key extended), and the call then reads PTTL
 -- first, as every renewal did before. A key GT did not extend lives longer already, or has no TTL
 -- (PERSIST): PEXPIRE ... NX then gives it one, as the PTTL path does.
 -- The loop is written out (no function per key): it runs for every lease the watchdog keeps.
@@ -19,10 +19,10 @@
 -- #include lib_renew.lua
 
 local ttl = ARGV[1]
-local extended = {}
+local refused = {}
 local gt = true
 for i, key in ipairs(KEYS) do
-  -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the batch.
+  -- pcall: a key of another type (GET fails on it) is just not ours; it must not fail the call.
   if redis.pcall('get', key) == ARGV[i + 1] then
     local applied = gt and redis.pcall('pexpire', key, ttl, 'GT')
     if type(applied) == 'table' then
@@ -34,9 +34,8 @@ for i, key in ipairs(KEYS) do
     if not gt then
       renew_at_least(key, ttl)
     end
-    extended[i] = 1
   else
-    extended[i] = 0
+    refused[#refused + 1] = i
   end
 end
-return extended
+return refused

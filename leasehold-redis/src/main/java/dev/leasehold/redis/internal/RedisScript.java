@@ -3,6 +3,9 @@ package dev.leasehold.redis.internal;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandType;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -100,6 +104,21 @@ public final class RedisScript {
         return commands.<T>evalsha(sha, type, keys, args).toCompletableFuture()
                 .exceptionallyCompose(error -> isNoScript(error)
                         ? commands.<T>eval(source, type, keys, args).toCompletableFuture()
+                        : CompletableFuture.failedFuture(error));
+    }
+
+    /**
+     * As {@link #run} with a {@link ScriptOutputType#MULTI} reply, for a call with many keys and
+     * arguments: they are written straight into the connection's buffer ({@link BulkArgs}), without
+     * an object, a temporary buffer or a string per key and argument.
+     */
+    public CompletableFuture<List<Object>> runMany(RedisClusterAsyncCommands<String, String> commands, String[] keys,
+                                                   String[] args) {
+        return commands.dispatch(CommandType.EVALSHA, new NestedMultiOutput<>(StringCodec.UTF8),
+                        new BulkArgs(sha, keys, args)).toCompletableFuture()
+                .exceptionallyCompose(error -> isNoScript(error)
+                        ? commands.dispatch(CommandType.EVAL, new NestedMultiOutput<>(StringCodec.UTF8),
+                                new BulkArgs(source, keys, args)).toCompletableFuture()
                         : CompletableFuture.failedFuture(error));
     }
 

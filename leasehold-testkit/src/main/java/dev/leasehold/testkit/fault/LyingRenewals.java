@@ -2,6 +2,7 @@ package dev.leasehold.testkit.fault;
 
 import dev.leasehold.spi.ForwardingLockProtocol;
 import dev.leasehold.spi.LockProtocol;
+import dev.leasehold.spi.RenewalRound;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,12 @@ public final class LyingRenewals extends ForwardingLockProtocol {
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         return delegate().renew(name, holder, ttl).completeOnTimeout(true, 100, TimeUnit.MILLISECONDS)
                 .exceptionally(unreachable -> true);
+    }
+
+    /** The watchdog's renewals one by one through {@link #renew(String, String, Duration)}, so each lies too. */
+    @Override
+    public void renew(RenewalRound round) {
+        RenewalRound.renewOneByOne(round, this);
     }
 
     /**
