@@ -224,7 +224,10 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     /**
      * After a create whose answer was lost: the node it may have made, found by the holder id in
      * its name (unique to the acquisition) in a listing that follows a {@code sync}, so the
-     * listing holds every node the leader made before; if there is none, a new one.
+     * listing holds every node the leader made before; if there is none, a new one. A node found
+     * of another session (the create went out on an earlier session, which the servers have not
+     * expired yet) is deleted and replaced: it would vanish with that session while its lease was
+     * held (Curator's protected mode does the same).
      */
     private CompletableFuture<OwnNode> findOrCreate(AcquireRequest request) {
         String directory = LockPaths.directory(request.name());
@@ -234,6 +237,8 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 if (NodeName.parse(child).filter(node -> node.holder().equals(request.holder())).isPresent()) {
                     String path = directory + "/" + child;
                     return stat(path, operation).thenCompose(stat -> stat == null ? createThroughCurator(request)
+                            : stat.getEphemeralOwner() != sessionId()
+                            ? delete(path, operation).thenCompose(ignored -> createThroughCurator(request))
                             : CompletableFuture.completedFuture(made(request, path, stat)));
                 }
             }
