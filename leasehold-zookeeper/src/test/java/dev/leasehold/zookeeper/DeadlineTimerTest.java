@@ -95,6 +95,20 @@ class DeadlineTimerTest {
         assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    /**
+     * An error (not an exception) thrown by one task still leaves the later ones on time: with a
+     * timer per task each was isolated by its own executor task; here they share one.
+     */
+    @Test
+    void aTaskThatThrowsAnErrorDoesNotStopTheLaterOnes() throws Exception {
+        CountDownLatch later = new CountDownLatch(1);
+        timer.at(in(50), () -> {
+            throw new StackOverflowError("a failing task (expected in this test)");
+        });
+        timer.at(in(150), later::countDown);
+        assertThat(later.await(10, TimeUnit.SECONDS)).as("the later task runs without another being set").isTrue();
+    }
+
     /** A timer per task woke the executor's thread whenever a new one became the earliest; here one executor task waits. */
     @Test
     void manyTasksSetInTheOrderTheyFallDueShareOneExecutorTask() {
