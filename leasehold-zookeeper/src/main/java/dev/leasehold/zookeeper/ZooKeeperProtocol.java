@@ -63,10 +63,10 @@ import static dev.leasehold.zookeeper.BackgroundCalls.requireOk;
 final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /**
-     * An acquisition's node: its path, creation zxid and creation time (the server's ms), and when
-     * (this client's {@link System#nanoTime()}) the create was answered.
+     * An acquisition's node: its path, creation zxid and creation time (the server's ms), when
+     * (this client's {@link System#nanoTime()}) the create was answered, and its session's id.
      */
-    private record OwnNode(String path, long czxid, long ctime, long answeredAtNanos) {
+    private record OwnNode(String path, long czxid, long ctime, long answeredAtNanos, long session) {
 
         /** A lower bound of the server's time now: the ctime plus what this client saw pass since. */
         long serverNowMillis() {
@@ -212,7 +212,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      *                            the node is deleted again
      */
     private OwnNode made(AcquireRequest request, String path, Stat stat) {
-        OwnNode own = new OwnNode(path, stat.getCzxid(), stat.getCtime(), System.nanoTime());
+        OwnNode own = new OwnNode(path, stat.getCzxid(), stat.getCtime(), System.nanoTime(), stat.getEphemeralOwner());
         nodes.put(request.holder(), own);
         if (abandoned.contains(request.holder())) {
             deleteQuietly(request.holder());
@@ -565,19 +565,25 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         if (direct != null) {
             return direct.delete(own.path()).thenCompose(deleted -> {
                 if (deleted == null) {
-                    return deleteThroughCurator(name, holder, own);
+                    return deleteThroughCurator(name, holder, own, true);
                 }
                 nodes.remove(holder, own);
                 return CompletableFuture.completedFuture(ReleaseOutcome.single(deleted));
             });
         }
-        return deleteThroughCurator(name, holder, own);
+        return deleteThroughCurator(name, holder, own, false);
     }
 
-    private CompletableFuture<ReleaseOutcome> deleteThroughCurator(String name, String holder, OwnNode own) {
+    /**
+     * @param mayHaveDeleted whether a delete whose answer was lost went before: then a node gone
+     *                       while its session is still this client's live one was deleted by it
+     *                       (nothing else deletes a live session's lease node), a release, not a loss
+     */
+    private CompletableFuture<ReleaseOutcome> deleteThroughCurator(String name, String holder, OwnNode own,
+                                                                   boolean mayHaveDeleted) {
         String operation = "the release of '" + name + "'";
         return call(operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
-            boolean deleted = found(event, ensemble, operation);
+            boolean deleted = found(event, ensemble, operation) || mayHaveDeleted && own.session() == sessionId();
             nodes.remove(holder, own);
             return ReleaseOutcome.single(deleted);
         });
