@@ -12,11 +12,13 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -136,12 +138,28 @@ class DirectCallsFaultTest {
                 Optional<Lease> taken = rival.lock(name).tryAcquire(Duration.ofSeconds(1));
                 taken.ifPresent(Lease::close);
                 assertThat(taken).as("while the lease is held, no one else takes the lock").isEmpty();
-                List<String> nodes = admin.getChildren().forPath(directory);
-                String own = nodes.stream().filter(node -> !node.equals("placeholder")).findFirst().orElseThrow();
-                assertThat(lease.token()).as("the token is the czxid of the node that stayed")
-                        .isEqualTo(admin.checkExists().forPath(directory + "/" + own).getCzxid());
+                assertThat(lease.token()).as("the token is the czxid of the one node that stayed")
+                        .isEqualTo(onlyNode(admin, directory).getCzxid());
             }
             admin.delete().forPath(directory + "/placeholder");
+        }
+    }
+
+    /**
+     * The stat of the one node in {@code directory} besides the placeholder, once the admin's
+     * server (which may lag behind the leader) shows just one.
+     */
+    private static Stat onlyNode(CuratorFramework admin, String directory) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            List<String> nodes = new ArrayList<>(admin.getChildren().forPath(directory));
+            nodes.remove("placeholder");
+            Stat stat = nodes.size() == 1 ? admin.checkExists().forPath(directory + "/" + nodes.get(0)) : null;
+            if (stat != null) {
+                return stat;
+            }
+            assertThat(System.nanoTime()).as("one node in %s, found %s", directory, nodes).isLessThan(deadline);
+            Thread.sleep(20);
         }
     }
 
