@@ -99,12 +99,25 @@ final class DeadlineTimer {
         }
     }
 
-    /** Runs every task that is due, then sets the executor task for the next one, if any. */
+    /**
+     * Runs every task that is due, then sets the executor task for the next one, if any: also after
+     * an error a task threw (which ends this sweep), so the tasks after it still run on time.
+     */
     private void sweep() {
         synchronized (this) {
             armed = null;
         }
-        long now = System.nanoTime();
+        try {
+            runDue(System.nanoTime());
+        } finally {
+            Map.Entry<Entry, Boolean> first = byTime.firstEntry();
+            if (first != null) {
+                armFor(first.getKey().atNanos);
+            }
+        }
+    }
+
+    private void runDue(long now) {
         Map.Entry<Entry, Boolean> first;
         while ((first = byTime.firstEntry()) != null && first.getKey().atNanos - now <= 0) {
             Entry due = first.getKey();
@@ -116,9 +129,6 @@ final class DeadlineTimer {
                     LOG.error("A timed task failed; the others still run", failure);
                 }
             }
-        }
-        if (first != null) {
-            armFor(first.getKey().atNanos);
         }
     }
 }

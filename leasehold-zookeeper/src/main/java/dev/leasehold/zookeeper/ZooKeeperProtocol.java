@@ -63,10 +63,10 @@ import static dev.leasehold.zookeeper.BackgroundCalls.requireOk;
 final class ZooKeeperProtocol extends QueueKindProtocol {
 
     /**
-     * An acquisition's node: its path, creation zxid and creation time (the server's ms), and when
-     * (this client's {@link System#nanoTime()}) the create was answered.
+     * An acquisition's node: its path, creation zxid and creation time (the server's ms), when
+     * (this client's {@link System#nanoTime()}) the create was answered, and its session's id.
      */
-    private record OwnNode(String path, long czxid, long ctime, long answeredAtNanos) {
+    private record OwnNode(String path, long czxid, long ctime, long answeredAtNanos, long session) {
 
         /** A lower bound of the server's time now: the ctime plus what this client saw pass since. */
         long serverNowMillis() {
@@ -212,7 +212,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      *                            the node is deleted again
      */
     private OwnNode made(AcquireRequest request, String path, Stat stat) {
-        OwnNode own = new OwnNode(path, stat.getCzxid(), stat.getCtime(), System.nanoTime());
+        OwnNode own = new OwnNode(path, stat.getCzxid(), stat.getCtime(), System.nanoTime(), stat.getEphemeralOwner());
         nodes.put(request.holder(), own);
         if (abandoned.contains(request.holder())) {
             deleteQuietly(request.holder());
@@ -224,7 +224,10 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     /**
      * After a create whose answer was lost: the node it may have made, found by the holder id in
      * its name (unique to the acquisition) in a listing that follows a {@code sync}, so the
-     * listing holds every node the leader made before; if there is none, a new one.
+     * listing holds every node the leader made before; if there is none, a new one. A node found
+     * of another session (the create went out on an earlier session, which the servers have not
+     * expired yet) is deleted and replaced: it would vanish with that session while its lease was
+     * held (Curator's protected mode does the same).
      */
     private CompletableFuture<OwnNode> findOrCreate(AcquireRequest request) {
         String directory = LockPaths.directory(request.name());
@@ -234,6 +237,8 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 if (NodeName.parse(child).filter(node -> node.holder().equals(request.holder())).isPresent()) {
                     String path = directory + "/" + child;
                     return stat(path, operation).thenCompose(stat -> stat == null ? createThroughCurator(request)
+                            : stat.getEphemeralOwner() != sessionId()
+                            ? delete(path, operation).thenCompose(ignored -> createThroughCurator(request))
                             : CompletableFuture.completedFuture(made(request, path, stat)));
                 }
             }
@@ -560,19 +565,25 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         if (direct != null) {
             return direct.delete(own.path()).thenCompose(deleted -> {
                 if (deleted == null) {
-                    return deleteThroughCurator(name, holder, own);
+                    return deleteThroughCurator(name, holder, own, true);
                 }
                 nodes.remove(holder, own);
                 return CompletableFuture.completedFuture(ReleaseOutcome.single(deleted));
             });
         }
-        return deleteThroughCurator(name, holder, own);
+        return deleteThroughCurator(name, holder, own, false);
     }
 
-    private CompletableFuture<ReleaseOutcome> deleteThroughCurator(String name, String holder, OwnNode own) {
+    /**
+     * @param mayHaveDeleted whether a delete whose answer was lost went before: then a node gone
+     *                       while its session is still this client's live one was deleted by it
+     *                       (nothing else deletes a live session's lease node), a release, not a loss
+     */
+    private CompletableFuture<ReleaseOutcome> deleteThroughCurator(String name, String holder, OwnNode own,
+                                                                   boolean mayHaveDeleted) {
         String operation = "the release of '" + name + "'";
         return call(operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
-            boolean deleted = found(event, ensemble, operation);
+            boolean deleted = found(event, ensemble, operation) || mayHaveDeleted && own.session() == sessionId();
             nodes.remove(holder, own);
             return ReleaseOutcome.single(deleted);
         });

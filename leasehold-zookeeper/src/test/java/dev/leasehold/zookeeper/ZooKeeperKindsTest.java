@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -199,19 +200,9 @@ class ZooKeeperKindsTest {
         ZooKeeperLockClient client = client();
         try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
             admin.start();
-            admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
-            ensemble.proxies().forEach(proxy -> proxy.holdReplies());
-            CompletableFuture<Lease> acquired = client.lock(name).acquireAsync(Duration.ofSeconds(10));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (admin.getChildren().forPath(LockPaths.directory(name)).size() < 2) {
-                assertThat(System.nanoTime()).as("the create reaches the servers").isLessThan(deadline);
-                Thread.sleep(5);
-            }
+            CompletableFuture<Lease> acquired = acquireWithTheAnswerHeld(ensemble, admin, client, name);
             // The servers made the node; its answer dies with the connection.
-            ensemble.proxies().forEach(proxy -> {
-                proxy.cutAll();
-                proxy.pass();
-            });
+            cutAndReconnect(ensemble);
             try (Lease lease = acquired.get(10, TimeUnit.SECONDS)) {
                 List<String> nodes = new ArrayList<>(admin.getChildren().forPath(LockPaths.directory(name)));
                 nodes.remove("placeholder");
@@ -221,6 +212,108 @@ class ZooKeeperKindsTest {
             }
             admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
         }
+    }
+
+    /**
+     * An acquisition cancelled while its direct create is on the servers, whose answer then dies
+     * with the connection: the node the servers made is found and deleted (by the lost create's
+     * search or by the abandon), and the lock is free.
+     */
+    @Test
+    void anAcquireCancelledWhileItsCreatesAnswerIsLostLeavesTheLockFree() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = name("cancel-lost-answer");
+        ZooKeeperLockClient client = client();
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
+            admin.start();
+            CompletableFuture<Lease> acquired = acquireWithTheAnswerHeld(ensemble, admin, client, name);
+            assertThat(acquired.cancel(true)).isTrue();
+            cutAndReconnect(ensemble);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (admin.getChildren().forPath(LockPaths.directory(name)).size() > 1) {
+                assertThat(System.nanoTime()).as("the cancelled acquisition's node is deleted").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            try (Lease next = client().lock(name).acquire(Duration.ofSeconds(1))) {
+                assertThat(next.isValid()).isTrue();
+            }
+            admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+    }
+
+    /**
+     * A create whose answer is lost, and the session expires before the client gets back (the
+     * servers deleted the node with it): the acquisition never takes a lease on the vanished node.
+     * Either it is granted on a node of its new session (the one node in the directory, its token
+     * that node's czxid) or it fails; either way, once it is over, no node of it blocks the lock.
+     */
+    @Test
+    void aCreateWhoseAnswerIsLostWhileTheSessionExpiresNeverHoldsTheVanishedNode() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = name("lost-answer-expired");
+        ZooKeeperLockClient client = client();
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
+            admin.start();
+            CompletableFuture<Lease> acquired = acquireWithTheAnswerHeld(ensemble, admin, client, name);
+            ensemble.proxies().forEach(proxy -> {
+                proxy.refuse(true);
+                proxy.cutAll();
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            // The servers expire the session (3 s) and delete its node.
+            while (admin.getChildren().forPath(LockPaths.directory(name)).size() > 1) {
+                assertThat(System.nanoTime()).as("the session expires").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            ensemble.proxies().forEach(proxy -> {
+                proxy.refuse(false);
+                proxy.pass();
+            });
+            Lease lease = null;
+            try {
+                lease = acquired.get(15, TimeUnit.SECONDS);
+            } catch (ExecutionException failed) {
+                assertThat(failed.getCause()).isInstanceOf(LeaseholdException.class);
+            }
+            if (lease != null) {
+                List<String> nodes = new ArrayList<>(admin.getChildren().forPath(LockPaths.directory(name)));
+                nodes.remove("placeholder");
+                assertThat(nodes).as("one node for the acquisition").hasSize(1);
+                assertThat(lease.token()).isEqualTo(admin.checkExists()
+                        .forPath(LockPaths.directory(name) + "/" + nodes.get(0)).getCzxid());
+                assertThat(lease.isValid()).isTrue();
+                lease.release();
+            }
+            try (Lease next = client().lock(name).acquire(Duration.ofSeconds(5))) {
+                assertThat(next.isValid()).as("nothing of the acquisition blocks the lock").isTrue();
+            }
+            admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+    }
+
+    /**
+     * Starts {@code client}'s acquisition of {@code name} (a placeholder keeps its directory) with
+     * the servers' replies held, and returns once the servers made its node.
+     */
+    private static CompletableFuture<Lease> acquireWithTheAnswerHeld(Ensemble ensemble, CuratorFramework admin,
+                                                                     ZooKeeperLockClient client, String name) throws Exception {
+        admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
+        ensemble.proxies().forEach(proxy -> proxy.holdReplies());
+        CompletableFuture<Lease> acquired = client.lock(name).acquireAsync(Duration.ofSeconds(10));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (admin.getChildren().forPath(LockPaths.directory(name)).size() < 2) {
+            assertThat(System.nanoTime()).as("the create reaches the servers").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        return acquired;
+    }
+
+    /** Drops every connection (and the replies held on it), then lets the clients connect again. */
+    private static void cutAndReconnect(Ensemble ensemble) {
+        ensemble.proxies().forEach(proxy -> {
+            proxy.cutAll();
+            proxy.pass();
+        });
     }
 
     @Test

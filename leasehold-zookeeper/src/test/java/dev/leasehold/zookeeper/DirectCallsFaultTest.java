@@ -1,0 +1,186 @@
+package dev.leasehold.zookeeper;
+
+import dev.leasehold.Lease;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.engine.LeaseEngine;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The direct calls ({@link DirectCalls}) when an answer is lost: the client's own framework (direct
+ * calls on) gets a handle that, when told to, diverts or loses one call; every other call goes to
+ * the real ensemble.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DirectCallsFaultTest {
+
+    private final Ensemble ensemble = Ensemble.shared();
+    private final AtomicBoolean diverting = new AtomicBoolean();
+    /** The other session's handle the diverted creates go to. */
+    private final AtomicReference<ZooKeeper> otherSession = new AtomicReference<>();
+    private final AtomicReference<String> divertedPath = new AtomicReference<>();
+    /** Whether the next asynchronous delete's answer is lost (after the servers deleted the node). */
+    private final AtomicBoolean losingDelete = new AtomicBoolean();
+
+    /**
+     * A handle whose next asynchronous create, while {@link #diverting}, is made on {@link #otherSession}
+     * and answered as lost, and whose next asynchronous delete, while {@link #losingDelete}, is made
+     * and answered as lost.
+     */
+    private final class LosingHandle extends ZooKeeper {
+
+        LosingHandle(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly)
+                throws IOException {
+            super(connectString, sessionTimeout, watcher, canBeReadOnly);
+        }
+
+        @Override
+        public void create(String path, byte[] data, List<ACL> acl, CreateMode createMode,
+                           AsyncCallback.Create2Callback callback, Object context) {
+            if (!diverting.getAndSet(false)) {
+                super.create(path, data, acl, createMode, callback, context);
+                return;
+            }
+            CompletableFuture.runAsync(() -> {
+                try {
+                    divertedPath.set(otherSession.get().create(path, data, acl, createMode));
+                } catch (KeeperException | InterruptedException failed) {
+                    throw new IllegalStateException(failed);
+                }
+                callback.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), path, context, null, null);
+            });
+        }
+
+        @Override
+        public void delete(String path, int version, AsyncCallback.VoidCallback callback, Object context) {
+            if (!losingDelete.getAndSet(false)) {
+                super.delete(path, version, callback, context);
+                return;
+            }
+            super.delete(path, version, (rc, answeredPath, answeredContext) -> callback.processResult(
+                    rc == KeeperException.Code.OK.intValue() ? KeeperException.Code.CONNECTIONLOSS.intValue() : rc,
+                    answeredPath, answeredContext), context);
+        }
+    }
+
+    /** A client over its own framework (so direct calls are on) whose handle is a {@link LosingHandle}. */
+    private ZooKeeperLockClient losingClient() {
+        CuratorFramework curator = CuratorFrameworkFactory.builder().connectString(ensemble.connectString())
+                .sessionTimeoutMs((int) TestClients.SESSION_TIMEOUT.toMillis())
+                .retryPolicy(new RetryNTimes(3, 100))
+                .zookeeperFactory(LosingHandle::new)
+                .build();
+        curator.start();
+        try {
+            assertThat(curator.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
+        LockPaths.ensureRoot(curator, "the test ensemble", Duration.ofSeconds(5));
+        return new ZooKeeperLockClient(new ZooKeeperBackend(curator, true, "the test ensemble",
+                TestClients.SESSION_TIMEOUT, Duration.ofSeconds(10), null, false), LeaseEngine.Settings.defaults());
+    }
+
+    /**
+     * A create whose answer was lost is found again by the holder id in its node's name, but only a
+     * node of the client's current session may become the lease: a node the acquisition made on an
+     * earlier session lives only until the servers expire that session, which can be after this
+     * client has moved on to a new one (Curator itself resets a handle that stayed disconnected
+     * longer than the session timeout; the servers expire the old session on their own tick). A
+     * lease on such a node ends, without a word, when that session does, and another client takes
+     * the lock while this one holds it. Curator's protected mode guards the same case
+     * ({@code ProtectedMode.validateFoundNode}). Here the diverted create's node stands for that
+     * earlier session's.
+     */
+    @Test
+    void aLostCreatesNodeOfAnotherSessionNeverBecomesTheLease() throws Exception {
+        String name = "direct-create-session:" + System.nanoTime();
+        String directory = LockPaths.directory(name);
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(),
+                new RetryNTimes(3, 100));
+             CuratorFramework other = CuratorFrameworkFactory.newClient(ensemble.directConnectString(),
+                     new RetryNTimes(3, 100));
+             ZooKeeperLockClient client = losingClient();
+             ZooKeeperLockClient rival = TestClients.connect(ensemble)) {
+            admin.start();
+            other.start();
+            other.blockUntilConnected(10, TimeUnit.SECONDS);
+            admin.create().creatingParentContainersIfNeeded().forPath(directory + "/placeholder");
+            otherSession.set(other.getZookeeperClient().getZooKeeper());
+            diverting.set(true);
+            try (Lease lease = client.lock(name).acquire(Duration.ofSeconds(10))) {
+                assertThat(divertedPath.get()).as("the create was diverted").isNotNull();
+                // The other session ends (as the servers expire an earlier session): its node goes.
+                other.close();
+                Optional<Lease> taken = rival.lock(name).tryAcquire(Duration.ofSeconds(1));
+                taken.ifPresent(Lease::close);
+                assertThat(taken).as("while the lease is held, no one else takes the lock").isEmpty();
+                assertThat(lease.token()).as("the token is the czxid of the one node that stayed")
+                        .isEqualTo(onlyNode(admin, directory).getCzxid());
+            }
+            admin.delete().forPath(directory + "/placeholder");
+        }
+    }
+
+    /**
+     * The stat of the one node in {@code directory} besides the placeholder, once the admin's
+     * server (which may lag behind the leader) shows just one.
+     */
+    private static Stat onlyNode(CuratorFramework admin, String directory) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            List<String> nodes = new ArrayList<>(admin.getChildren().forPath(directory));
+            nodes.remove("placeholder");
+            Stat stat = nodes.size() == 1 ? admin.checkExists().forPath(directory + "/" + nodes.get(0)) : null;
+            if (stat != null) {
+                return stat;
+            }
+            assertThat(System.nanoTime()).as("one node in %s, found %s", directory, nodes).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * A release whose delete's answer is lost after the servers deleted the node: the retry finds no
+     * node, and with the node's own session still alive nothing but this delete can have taken it,
+     * so the lease was released, not lost (a {@link dev.leasehold.LeaseScope} would otherwise throw
+     * {@code LeaseLostException} for work that held its lease to the end).
+     */
+    @Test
+    void aReleaseWhoseDeletesAnswerIsLostIsAReleaseNotALoss() throws Exception {
+        String name = "direct-delete-lost:" + System.nanoTime();
+        try (ZooKeeperLockClient client = losingClient();
+             ZooKeeperLockClient rival = TestClients.connect(ensemble)) {
+            Lease lease = client.lock(name).acquire(Duration.ofSeconds(10));
+            losingDelete.set(true);
+            assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+            assertThat(losingDelete.get()).as("the delete's answer was lost").isFalse();
+            try (Lease next = rival.lock(name).acquire(Duration.ofSeconds(5))) {
+                assertThat(next.token()).isGreaterThan(lease.token());
+            }
+        }
+    }
+}
