@@ -57,9 +57,12 @@ import java.util.concurrent.CompletableFuture;
  * session that the client sends while one is on the wire share one {@code Txn}, and so do its
  * releases ({@link QueueWrites}): one consensus round for many.
  *
- * <p>A lost session (its lease expired or revoked on the server) loses every lease on it: the
- * renewal that finds it gone is refused, and every other lease on it is told at once through its
- * {@link Attempt.Acquired#lossSignal()}.
+ * <p>A lost session (its lease expired or revoked on the server) loses every lease on it. A
+ * keep-alive that finds the session gone tells every lease on it at once, through its
+ * {@link Attempt.Acquired#lossSignal()}. A renewal sent without a keep-alive (the session was
+ * confirmed less than a third of the ttl ago) only reads its own key: finding it gone, that lease's
+ * renewal is refused, and the other leases on the session learn at their own next renewal, within
+ * a third of the ttl and before their local deadlines, which never outlast the session's confirmed bound.
  */
 final class EtcdQueueProtocol extends QueueKindProtocol {
 
