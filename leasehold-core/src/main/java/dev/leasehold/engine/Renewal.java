@@ -81,7 +81,7 @@ final class Renewal implements RenewalScheduler.GridTick {
         this.scheduler = scheduler;
         this.options = options;
         this.periodNanos = options.renewalPeriod().toNanos();
-        this.ttlLifetimeNanos = options.ttl().minus(LockOptions.drift(options.ttl())).toNanos();
+        this.ttlLifetimeNanos = ManagedLease.localLifetimeNanos(options.ttl());
         this.grantedPeriodNanos = granted.toNanos() / 3;
         this.renewUntilNanos = acquiredAtNanos + options.maxHold().map(Duration::toNanos).orElse(Long.MAX_VALUE / 4);
         this.timeouts = timeouts;
@@ -209,9 +209,14 @@ final class Renewal implements RenewalScheduler.GridTick {
      * lease. The line names the backend, what failed and what to check, and how long the lease has.
      */
     private void logFailure(Throwable error) {
+        boolean first = warned.compareAndSet(false, true);
+        // A failed round fails every lease in it: build the words only for a line that is written.
+        if (!first && !LOG.isDebugEnabled()) {
+            return;
+        }
         String cause = failureOf(Futures.unwrap(error));
         long left = TimeUnit.NANOSECONDS.toMillis(Math.max(0, lease.lifecycle().deadlineNanos() - System.nanoTime()));
-        if (warned.compareAndSet(false, true)) {
+        if (first) {
             LOG.warn("Renewal of lock '{}' (token {}, holder {}) failed: {}. Retrying until the local deadline, "
                             + "{} ms from now, when the lease is lost unless a renewal succeeded",
                     lease.lockName(), lease.token(), HolderIds.redact(lease.holder()), cause, left);
