@@ -47,14 +47,17 @@ public record LockKeys(String lock, String fence, String waiters, String channel
      * @throws IllegalArgumentException if the name is one of those refused above, saying why
      */
     public static LockKeys of(String name) {
+        String prefix;
         if (hasHashTag(name)) {
             refuseCollisions(name);
+            prefix = name;
         } else if (name.indexOf('}') >= 0) {
             throw new IllegalArgumentException("lock name '" + name + "' contains '}' without a non-empty "
                     + "{hash tag}, so its auxiliary keys could not share its Redis Cluster slot; "
                     + "remove the '}' or put the part to hash in braces, e.g. '{order:123}:job'");
+        } else {
+            prefix = "{" + name + "}";
         }
-        String prefix = prefixOf(name);
         return new LockKeys(name, prefix + FENCE, prefix + WAITERS, prefix + ":released");
     }
 
@@ -69,11 +72,6 @@ public record LockKeys(String lock, String fence, String waiters, String channel
     /** {@code of(name).permits()}, built alone, as {@link #readersOf}. */
     public static String permitsOf(String name) {
         return auxiliary(name, PERMITS);
-    }
-
-    /** The prefix every auxiliary key of {@code name} starts with: the name if it has a hash tag, else the name in braces. */
-    private static String prefixOf(String name) {
-        return hasHashTag(name) ? name : "{" + name + "}";
     }
 
     /** One auxiliary key, built in one concatenation. */

@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * One Lua script, read from a {@code .lua} resource and called by {@code EVALSHA}; when the server
@@ -101,10 +102,8 @@ public final class RedisScript {
 
     public <T> CompletableFuture<T> run(RedisClusterAsyncCommands<String, String> commands, ScriptOutputType type,
                                  String[] keys, String... args) {
-        return commands.<T>evalsha(sha, type, keys, args).toCompletableFuture()
-                .exceptionallyCompose(error -> isNoScript(error)
-                        ? commands.<T>eval(source, type, keys, args).toCompletableFuture()
-                        : CompletableFuture.failedFuture(error));
+        return bySourceOnNoScript(commands.<T>evalsha(sha, type, keys, args).toCompletableFuture(),
+                () -> commands.<T>eval(source, type, keys, args).toCompletableFuture());
     }
 
     /**
@@ -114,12 +113,16 @@ public final class RedisScript {
      */
     public CompletableFuture<List<Object>> runMany(RedisClusterAsyncCommands<String, String> commands, String[] keys,
                                                    String[] args) {
-        return commands.dispatch(CommandType.EVALSHA, new NestedMultiOutput<>(StringCodec.UTF8),
-                        new BulkArgs(sha, keys, args)).toCompletableFuture()
-                .exceptionallyCompose(error -> isNoScript(error)
-                        ? commands.dispatch(CommandType.EVAL, new NestedMultiOutput<>(StringCodec.UTF8),
-                                new BulkArgs(source, keys, args)).toCompletableFuture()
-                        : CompletableFuture.failedFuture(error));
+        return bySourceOnNoScript(commands.dispatch(CommandType.EVALSHA, new NestedMultiOutput<>(StringCodec.UTF8),
+                        new BulkArgs(sha, keys, args)).toCompletableFuture(),
+                () -> commands.dispatch(CommandType.EVAL, new NestedMultiOutput<>(StringCodec.UTF8),
+                        new BulkArgs(source, keys, args)).toCompletableFuture());
+    }
+
+    /** {@code bySha}'s outcome, or, if the server does not know the script (a restart, a failover), {@code bySource}'s. */
+    private static <T> CompletableFuture<T> bySourceOnNoScript(CompletableFuture<T> bySha,
+                                                               Supplier<CompletableFuture<T>> bySource) {
+        return bySha.exceptionallyCompose(error -> isNoScript(error) ? bySource.get() : CompletableFuture.failedFuture(error));
     }
 
     private static boolean isNoScript(Throwable error) {
