@@ -19,7 +19,7 @@ import java.util.function.Function;
 /**
  * Sends the requests of one kind that a client's threads make while one of them is on the wire as
  * one call: etcd's group commit. Requests of one lane (say, keys on one session lease) go out at
- * once while none of that lane's is in flight, alone as before; those that arrive meanwhile wait for
+ * once while none of that lane's is in flight, alone; those that arrive meanwhile wait for
  * it and then leave together, at most {@code maxBatch} per call, so a busy client makes one consensus
  * write for many acquisitions or releases instead of one each, and an idle one waits for nothing.
  *

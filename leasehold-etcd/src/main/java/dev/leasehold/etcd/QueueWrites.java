@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * ({@link Coalescer}): the enqueues of one session as one {@code Txn} that creates every key if none
  * exists yet and reads every queue, never two of one lock name, the deletes as one {@code Txn} of
  * deletions. Each is one raft proposal, however many acquisitions or releases it carries; alone, an
- * enqueue is the same {@code Txn} as before and a delete a {@code DeleteRange}.
+ * enqueue is one such {@code Txn} for its one key and a delete a {@code DeleteRange}.
  *
  * <p>A {@code Txn} of enqueues is flat (puts and ranges at its top level), not one nested
  * {@code Txn} per acquisition: etcd releases before the fix of etcd-io/etcd#21689 (3.4.23 among

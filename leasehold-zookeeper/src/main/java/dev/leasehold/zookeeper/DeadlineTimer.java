@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * is set for the earliest. Setting a task schedules nothing unless it falls before the one set;
  * cancelling one only takes it out of the order, and the timer it leaves behind runs once, finds
  * nothing due and sets itself for the next. Made for deadlines that are almost always called off
- * (a call's timeout, a lease's ttl) and mostly set in the order they fall due: a timer per task
+ * (a lease's ttl) and mostly set in the order they fall due: a timer per task
  * woke the timer thread every time a new task became the earliest, which on a client with one
  * call at a time is every call.
  *

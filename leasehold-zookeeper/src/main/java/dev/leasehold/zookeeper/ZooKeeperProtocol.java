@@ -42,9 +42,12 @@ import static dev.leasehold.zookeeper.BackgroundCalls.requireOk;
  * Curator's {@code LockInternals} serves its recipes.
  *
  * <p><b>Acquire.</b> An acquisition's first attempt creates its ephemeral sequential node in the
- * name's directory (Curator's protected mode: if the reply is lost, the retry finds the node by its
- * protection id instead of creating a second one), then lists the directory and applies the rule:
- * two round trips when the lock is free. Later attempts reuse the node: a {@code sync} (so the
+ * name's directory, on the session's own handle ({@code DirectCalls}): if the reply is lost, a synced
+ * listing finds the node by the holder id in its name instead of creating a second one, and only a
+ * node of the current session becomes the lease (over a framework given to
+ * {@code ZooKeeperLocks.using}, Curator's protected mode does the same by its protection id). Its
+ * listing of the directory, to which the rule is applied, is sent right behind the create: one
+ * round trip when the lock is free. Later attempts reuse the node: a {@code sync} (so the
  * listing is the leader's view, not that of a server cut off from it), one listing, and, when
  * still blocked, one watch on the node the rule names (or on the directory), kept across re-checks
  * that find the same blocker. The watch is the attempt's own wake ({@link Attempt.Held#wake()});
