@@ -5,10 +5,11 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.leasehold.testkit.junit.Eventually;
+import dev.leasehold.testkit.junit.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -44,21 +45,12 @@ class FreshNamesLeaveNothingTest {
     private static final Duration RETENTION = Duration.ofSeconds(1);
     private static final int NAMES_PER_KIND = 40;
 
-    private static RedisServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = RedisServer.builder().start();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     /** A client whose waiter registrations and release subscriptions end within seconds. */
     private static RedisLockClient client() {
-        return RedisLocks.builder().uri(server.uri()).fenceRetention(RETENTION).maxRecheck(Duration.ofMillis(100))
+        return RedisLocks.builder().uri(server.get().uri()).fenceRetention(RETENTION).maxRecheck(Duration.ofMillis(100))
                 .connect();
     }
 
@@ -95,7 +87,7 @@ class FreshNamesLeaveNothingTest {
                         "no timer or subscription left");
             }
         }
-        eventually(() -> ServerProbe.keys(server).stream().noneMatch(key -> key.contains("fresh:")),
+        eventually(() -> ServerProbe.keys(server.get()).stream().noneMatch(key -> key.contains("fresh:")),
                 "every key of the names expired after the fence retention and the registrations");
     }
 
@@ -127,7 +119,7 @@ class FreshNamesLeaveNothingTest {
         Lease first = held.acquire(Duration.ofSeconds(5));
         CompletableFuture<Lease> second = waiting.acquireAsync(Duration.ofSeconds(10));
         String prefix = "{" + held.name() + "}";
-        eventually(() -> (Long) server.command("ZCARD", prefix + ":waiters") + (Long) server.command("ZCARD",
+        eventually(() -> (Long) server.get().command("ZCARD", prefix + ":waiters") + (Long) server.get().command("ZCARD",
                 prefix + ":queue") > 0, "the second client waits on the server");
         first.release();
         Lease next = second.get(10, TimeUnit.SECONDS);
@@ -154,11 +146,7 @@ class FreshNamesLeaveNothingTest {
         return reachable;
     }
 
-    private static void eventually(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as(what).isNegative();
-            Thread.sleep(50);
-        }
+    private static void eventually(BooleanSupplier condition, String what) {
+        Eventually.eventually(condition, what, Duration.ofSeconds(30));
     }
 }

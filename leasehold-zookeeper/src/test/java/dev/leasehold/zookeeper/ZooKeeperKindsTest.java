@@ -5,6 +5,7 @@ import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseholdException;
 import dev.leasehold.PermitsMismatchException;
+import dev.leasehold.testkit.junit.Eventually;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -204,11 +206,7 @@ class ZooKeeperKindsTest {
             // The servers made the node; its answer dies with the connection.
             cutAndReconnect(ensemble);
             try (Lease lease = acquired.get(10, TimeUnit.SECONDS)) {
-                List<String> nodes = new ArrayList<>(admin.getChildren().forPath(LockPaths.directory(name)));
-                nodes.remove("placeholder");
-                assertThat(nodes).as("one node for the acquisition").hasSize(1);
-                assertThat(lease.token()).isEqualTo(admin.checkExists()
-                        .forPath(LockPaths.directory(name) + "/" + nodes.get(0)).getCzxid());
+                assertHeldOnItsOneNode(admin, name, lease);
             }
             admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
         }
@@ -229,11 +227,7 @@ class ZooKeeperKindsTest {
             CompletableFuture<Lease> acquired = acquireWithTheAnswerHeld(ensemble, admin, client, name);
             assertThat(acquired.cancel(true)).isTrue();
             cutAndReconnect(ensemble);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (admin.getChildren().forPath(LockPaths.directory(name)).size() > 1) {
-                assertThat(System.nanoTime()).as("the cancelled acquisition's node is deleted").isLessThan(deadline);
-                Thread.sleep(20);
-            }
+            awaitNodes(admin, name, count -> count <= 1, "the cancelled acquisition's node is deleted", 10);
             try (Lease next = client().lock(name).acquire(Duration.ofSeconds(1))) {
                 assertThat(next.isValid()).isTrue();
             }
@@ -259,12 +253,8 @@ class ZooKeeperKindsTest {
                 proxy.refuse(true);
                 proxy.cutAll();
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             // The servers expire the session (3 s) and delete its node.
-            while (admin.getChildren().forPath(LockPaths.directory(name)).size() > 1) {
-                assertThat(System.nanoTime()).as("the session expires").isLessThan(deadline);
-                Thread.sleep(20);
-            }
+            awaitNodes(admin, name, count -> count <= 1, "the session expires", 10);
             ensemble.proxies().forEach(proxy -> {
                 proxy.refuse(false);
                 proxy.pass();
@@ -276,11 +266,7 @@ class ZooKeeperKindsTest {
                 assertThat(failed.getCause()).isInstanceOf(LeaseholdException.class);
             }
             if (lease != null) {
-                List<String> nodes = new ArrayList<>(admin.getChildren().forPath(LockPaths.directory(name)));
-                nodes.remove("placeholder");
-                assertThat(nodes).as("one node for the acquisition").hasSize(1);
-                assertThat(lease.token()).isEqualTo(admin.checkExists()
-                        .forPath(LockPaths.directory(name) + "/" + nodes.get(0)).getCzxid());
+                assertHeldOnItsOneNode(admin, name, lease);
                 assertThat(lease.isValid()).isTrue();
                 lease.release();
             }
@@ -300,12 +286,28 @@ class ZooKeeperKindsTest {
         admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
         ensemble.proxies().forEach(proxy -> proxy.holdReplies());
         CompletableFuture<Lease> acquired = client.lock(name).acquireAsync(Duration.ofSeconds(10));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (admin.getChildren().forPath(LockPaths.directory(name)).size() < 2) {
-            assertThat(System.nanoTime()).as("the create reaches the servers").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+        awaitNodes(admin, name, count -> count >= 2, "the create reaches the servers", 5);
         return acquired;
+    }
+
+    /** The directory of {@code name} holds the placeholder and one node, which {@code lease} holds with its czxid as token. */
+    private static void assertHeldOnItsOneNode(CuratorFramework admin, String name, Lease lease) throws Exception {
+        List<String> nodes = new ArrayList<>(admin.getChildren().forPath(LockPaths.directory(name)));
+        nodes.remove("placeholder");
+        assertThat(nodes).as("one node for the acquisition").hasSize(1);
+        assertThat(lease.token()).isEqualTo(admin.checkExists()
+                .forPath(LockPaths.directory(name) + "/" + nodes.get(0)).getCzxid());
+    }
+
+    /** Waits up to {@code seconds} until the number of nodes under {@code name}'s directory satisfies {@code wanted}. */
+    private static void awaitNodes(CuratorFramework admin, String name, IntPredicate wanted, String what, int seconds) {
+        Eventually.eventually(() -> {
+            try {
+                return wanted.test(admin.getChildren().forPath(LockPaths.directory(name)).size());
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot list " + LockPaths.directory(name), e);
+            }
+        }, what, Duration.ofSeconds(seconds));
     }
 
     /** Drops every connection (and the replies held on it), then lets the clients connect again. */
