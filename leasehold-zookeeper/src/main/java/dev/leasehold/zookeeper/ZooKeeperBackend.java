@@ -27,6 +27,7 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
     private final String ensemble;
     private final ScheduledExecutorService timers;
     private final SessionWatch session;
+    private final OwedCleanups owed = new OwedCleanups();
     private final KindProtocols<ZooKeeperProtocol> protocols;
 
     /**
@@ -57,11 +58,12 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
         });
         EnsembleCheck.check(curator.getZookeeperClient().getCurrentConnectionString(), session.sessionTimeout(), grants);
         curator.getConnectionStateListenable().addListener(session);
+        curator.getConnectionStateListenable().addListener(owed);
         // Only over a framework of its own does the client know the ACL Curator would give a lock node.
         DirectCalls direct = ownsCurator
                 ? new DirectCalls(curator, acls == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : acls.getDefaultAcl()) : null;
         this.protocols = new KindProtocols<>(kind ->
-                new ZooKeeperProtocol(curator, ensemble, kind, session, expiry, grants, localRenewals, acls, direct));
+                new ZooKeeperProtocol(curator, ensemble, kind, session, expiry, grants, localRenewals, acls, direct, owed));
     }
 
     @Override
@@ -101,6 +103,7 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
     @Override
     public void close() {
         curator.getConnectionStateListenable().removeListener(session);
+        curator.getConnectionStateListenable().removeListener(owed);
         timers.shutdownNow();
         try {
             timers.awaitTermination(1, TimeUnit.SECONDS);

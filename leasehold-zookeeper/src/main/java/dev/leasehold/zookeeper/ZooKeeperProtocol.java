@@ -106,16 +106,20 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     private final Map<String, OwnNode> nodes = new ConcurrentHashMap<>();
     /** Acquisitions given up (holder id to when), so a late answer neither keeps nor makes a node. */
     private final AbandonedHolders abandoned = new AbandonedHolders();
+    /** Deletions of given-up acquisitions' nodes the session still owes, shared by every kind. */
+    private final OwedCleanups owed;
 
     /**
      * @param kind   the lock kind this protocol serves
      * @param acls   the digest user's ACLs, or null without digest authentication
      * @param direct the hot path's calls on the handle itself, or null to send every call through Curator
+     * @param owed   the client's owed clean-ups, retried on each reconnection
      */
     ZooKeeperProtocol(CuratorFramework curator, String ensemble, LockKind kind, SessionWatch session,
                       NodeExpiry expiry, SessionGrant grants, boolean localRenewals, DigestAcls acls,
-                      DirectCalls direct) {
+                      DirectCalls direct, OwedCleanups owed) {
         super(ensemble, kind);
+        this.owed = owed;
         this.direct = direct;
         this.grants = grants;
         this.localRenewals = localRenewals;
@@ -641,11 +645,20 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                         .flatMap(Optional::stream).anyMatch(marker -> marker.stand().holder().equals(holder)));
     }
 
-    /** Deletes the holder's node, found by the holder id in its name if its create was never answered. */
+    /**
+     * Deletes the holder's node, found by the holder id in its name if its create was never
+     * answered; owed to the session ({@link OwedCleanups}), so sent again when the connection comes
+     * back, until it succeeds.
+     */
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         abandoned.add(holder);
         forget(holder);
+        return owed.run(holder, () -> deleteNodesOf(name, holder));
+    }
+
+    /** Deletes every node of {@code holder} in {@code name}'s directory, found by one listing. */
+    private CompletableFuture<Void> deleteNodesOf(String name, String holder) {
         String directory = LockPaths.directory(name);
         String operation = "the clean-up of an abandoned acquire of '" + name + "'";
         CompletableFuture<List<String>> listed = call(operation,

@@ -9,11 +9,12 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * A real three-server ZooKeeper ensemble in this JVM (Curator's {@link TestingCluster}, free
- * loopback ports, a 200 ms tick so sessions of 0.4 to 4 s are allowed) with a {@link FaultProxy}
+ * loopback ports, a 200 ms tick so sessions of 0.4 to 10 s are allowed) with a {@link FaultProxy}
  * in front of each server: clients connect through the proxies, so a test can partition clients
  * from the servers (the servers keep talking to each other) or kill a server.
  */
@@ -31,7 +32,8 @@ final class Ensemble implements AutoCloseable {
         System.setProperty("zookeeper.forceSync", "no");
         List<InstanceSpec> specs = new ArrayList<>();
         for (int id = 1; id <= 3; id++) {
-            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MILLIS, -1));
+            // Sessions up to 10 s (50 ticks) for tests of outages that a session outlives.
+            specs.add(new InstanceSpec(null, -1, -1, -1, true, id, TICK_MILLIS, -1, Map.of("maxSessionTimeout", "10000")));
         }
         cluster = new TestingCluster(specs);
         try {

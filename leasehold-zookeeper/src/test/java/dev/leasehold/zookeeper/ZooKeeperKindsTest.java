@@ -4,6 +4,7 @@ import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseholdException;
+import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
 import dev.leasehold.testkit.junit.Eventually;
 import org.apache.curator.framework.CuratorFramework;
@@ -230,6 +231,49 @@ class ZooKeeperKindsTest {
             awaitNodes(admin, name, count -> count <= 1, "the cancelled acquisition's node is deleted", 10);
             try (Lease next = client().lock(name).acquire(Duration.ofSeconds(1))) {
                 assertThat(next.isValid()).isTrue();
+            }
+            admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+    }
+
+    /**
+     * An acquisition cancelled while its create's answer is lost, then a connection down for longer
+     * than the lease's ttl (the engine's clean-up retries end) but shorter than the session timeout:
+     * the node the servers made is still its live session's, so it is deleted when the connection
+     * comes back, and the lock is free to another client.
+     */
+    @Test
+    void anAbandonedNodeIsDeletedWhenTheConnectionComesBackAfterItsTtl() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = name("abandoned-outage");
+        ZooKeeperLockClient next = client(); // also warms the ensemble up for the short connect timeout
+        // A session that outlives the outage; calls that give up waiting for a connection after 500 ms.
+        ZooKeeperLockClient client = ZooKeeperLocks.builder().connectString(ensemble.connectString())
+                .sessionTimeout(Duration.ofSeconds(10)).connectTimeout(Duration.ofMillis(500))
+                .operationTimeout(Duration.ofMillis(300)).build();
+        clients.add(client);
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
+            admin.start();
+            admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
+            ensemble.proxies().forEach(proxy -> proxy.holdReplies());
+            CompletableFuture<Lease> acquired = client.lock(name, LockOptions.watchdog(Duration.ofMillis(500)))
+                    .acquireAsync(Duration.ofSeconds(10));
+            awaitNodes(admin, name, count -> count >= 2, "the create reaches the servers", 5);
+            assertThat(acquired.cancel(true)).isTrue();
+            ensemble.proxies().forEach(proxy -> {
+                proxy.refuse(true);
+                proxy.cutAll();
+            });
+            Thread.sleep(5_000); // past the ttl and the clean-up's calls' retries, well within the session
+            assertThat(admin.getChildren().forPath(LockPaths.directory(name))).as("the node outlives the ttl")
+                    .hasSize(2);
+            ensemble.proxies().forEach(proxy -> {
+                proxy.refuse(false);
+                proxy.pass();
+            });
+            awaitNodes(admin, name, count -> count <= 1, "the abandoned node is deleted after the reconnection", 10);
+            try (Lease lease = next.lock(name).acquire(Duration.ofSeconds(1))) {
+                assertThat(lease.isValid()).isTrue();
             }
             admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
         }
