@@ -574,7 +574,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 if (deleted == null) {
                     return deleteThroughCurator(name, holder, own, true);
                 }
-                nodes.remove(holder, own);
+                ended(holder, own);
                 return CompletableFuture.completedFuture(ReleaseOutcome.single(deleted));
             });
         }
@@ -591,7 +591,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
         String operation = "the release of '" + name + "'";
         return call(operation, callback -> curator.delete().inBackground(callback).forPath(own.path()), event -> {
             boolean deleted = found(event, ensemble, operation) || mayHaveDeleted && own.session() == sessionId();
-            nodes.remove(holder, own);
+            ended(holder, own);
             return ReleaseOutcome.single(deleted);
         });
     }
@@ -618,11 +618,11 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
                 curator.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                         .forPath(marker, KeptMarker.data(keepMillis)),
                 curator.transactionOp().delete().forPath(own.path())), event -> {
-                    if (!found(event, ensemble, operation)) {
-                        nodes.remove(holder, own);
+                    boolean committed = found(event, ensemble, operation);
+                    ended(holder, own);
+                    if (!committed) {
                         return null;
                     }
-                    nodes.remove(holder, own);
                     String created = event.getOpResults().get(0).getResultPath();
                     if (created != null) {
                         CompletableFuture.delayedExecutor(keepMillis, TimeUnit.MILLISECONDS)
@@ -654,6 +654,7 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     public CompletableFuture<Void> abandon(String name, String holder) {
         abandoned.add(holder);
         forget(holder);
+        expiry.cancel(holder);
         return owed.run(holder, () -> deleteNodesOf(name, holder));
     }
 
@@ -675,14 +676,21 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
     }
 
     /**
-     * The acquisition of {@code holder} ends here (a release, or an abandonment): drops its watch,
-     * its loss signal and its expiry timer; returns its node, or null if it has none.
+     * The acquisition of {@code holder} ends here (a release, or an abandonment): drops its watch
+     * and its loss signal; returns its node, or null if it has none. Its expiry stays until the
+     * node is known gone ({@link #ended}): a release that fails and is not tried again leaves a
+     * node of a live session, which the expiry deletes once the lease's ttl has passed.
      */
     private OwnNode forget(String holder) {
         watches.remove(holder);
         session.forget(holder);
-        expiry.cancel(holder);
         return nodes.get(holder);
+    }
+
+    /** The release of {@code own} was answered: the node is gone (or kept under its marker), its expiry with it. */
+    private void ended(String holder, OwnNode own) {
+        nodes.remove(holder, own);
+        expiry.cancel(holder);
     }
 
     private CompletableFuture<Void> delete(String path, String operation) {

@@ -246,12 +246,7 @@ class ZooKeeperKindsTest {
     void anAbandonedNodeIsDeletedWhenTheConnectionComesBackAfterItsTtl() throws Exception {
         Ensemble ensemble = Ensemble.shared();
         String name = name("abandoned-outage");
-        ZooKeeperLockClient next = client(); // also warms the ensemble up for the short connect timeout
-        // A session that outlives the outage; calls that give up waiting for a connection after 500 ms.
-        ZooKeeperLockClient client = ZooKeeperLocks.builder().connectString(ensemble.connectString())
-                .sessionTimeout(Duration.ofSeconds(10)).connectTimeout(Duration.ofMillis(500))
-                .operationTimeout(Duration.ofMillis(300)).build();
-        clients.add(client);
+        ZooKeeperLockClient client = outlivingClient(ensemble);
         try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryOneTime(100))) {
             admin.start();
             admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
@@ -272,10 +267,37 @@ class ZooKeeperKindsTest {
                 proxy.pass();
             });
             awaitNodes(admin, name, count -> count <= 1, "the abandoned node is deleted after the reconnection", 10);
-            try (Lease lease = next.lock(name).acquire(Duration.ofSeconds(1))) {
+            try (Lease lease = client().lock(name).acquire(Duration.ofSeconds(1))) {
                 assertThat(lease.isValid()).isTrue();
             }
             admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+    }
+
+    /**
+     * A release that fails because the connection is down, and is not tried again: the lease's node
+     * is an ephemeral node of a session that outlives the outage, so the client deletes it once the
+     * lease's ttl has passed, as it would an unrenewed lease's, and the lock is free after the outage.
+     */
+    @Test
+    void aReleaseThatFailsInAnOutageStillFreesTheLockByItsTtl() throws Exception {
+        Ensemble ensemble = Ensemble.shared();
+        String name = name("failed-release");
+        ZooKeeperLockClient client = outlivingClient(ensemble);
+        Lease lease = client.lock(name, LockOptions.watchdog(Duration.ofMillis(500))).acquire(Duration.ofSeconds(5));
+        ensemble.proxies().forEach(proxy -> {
+            proxy.refuse(true);
+            proxy.cutAll();
+        });
+        assertThatThrownBy(lease::release).isInstanceOf(LeaseholdException.class);
+        Thread.sleep(5_000); // past the ttl and the delete's retries, well within the session
+        ensemble.proxies().forEach(proxy -> {
+            proxy.refuse(false);
+            proxy.pass();
+        });
+        // A client made after the outage: one from before may see its 3 s session expire only now.
+        try (Lease taken = client().lock(name).acquire(Duration.ofSeconds(10))) {
+            assertThat(taken.isValid()).isTrue();
         }
     }
 
@@ -332,6 +354,19 @@ class ZooKeeperKindsTest {
         CompletableFuture<Lease> acquired = client.lock(name).acquireAsync(Duration.ofSeconds(10));
         awaitNodes(admin, name, count -> count >= 2, "the create reaches the servers", 5);
         return acquired;
+    }
+
+    /**
+     * A client whose session (10 s) outlives a 5 s outage, and whose calls give up waiting for a
+     * connection after 500 ms; made after another client has warmed the ensemble up.
+     */
+    private ZooKeeperLockClient outlivingClient(Ensemble ensemble) {
+        client();
+        ZooKeeperLockClient client = ZooKeeperLocks.builder().connectString(ensemble.connectString())
+                .sessionTimeout(Duration.ofSeconds(10)).connectTimeout(Duration.ofMillis(500))
+                .operationTimeout(Duration.ofMillis(300)).build();
+        clients.add(client);
+        return client;
     }
 
     /** The directory of {@code name} holds the placeholder and one node, which {@code lease} holds with its czxid as token. */
