@@ -18,6 +18,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -70,6 +71,7 @@ final class Acquisitions {
     private final KeepAlives keepAlives;
     private final QueueWrites writes;
     private final Map<String, AcquisitionSlot> slots = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /**
      * @param retryFor how long a keep-alive refused for want of a leader (an election going on) is
@@ -340,6 +342,7 @@ final class Acquisitions {
                         rejoin(acquisition);
                         slot.reopen();
                         slots.putIfAbsent(holder, slot);
+                        expireUnreleased(holder, slot, acquisition);
                         throw new CompletionException(Futures.unwrap(error));
                     });
                 });
@@ -384,9 +387,35 @@ final class Acquisitions {
                     rejoin(acquisition);
                     slot.reopen();
                     slots.putIfAbsent(holder, slot);
+                    expireUnreleased(holder, slot, acquisition);
                 }
             });
         });
+    }
+
+    /**
+     * A key on a session lives as long as the session, and the client's other leases of that ttl
+     * keep the session alive: a release (or abandon) that failed and is not tried again would leave
+     * the key there, the lock held by nobody, for as long as the client lives. So once the ttl has
+     * passed since the failure (its renewals stopped before the release, so the lease's ttl has
+     * passed too, as a key expires on Redis), the client deletes the key itself, again every ttl
+     * until the delete is answered or the client closes. A release tried again before then
+     * releases it as usual, and this finds the acquisition gone.
+     */
+    private void expireUnreleased(String holder, AcquisitionSlot slot, Acquisition acquisition) {
+        if (acquisition.session() == null || closed) {
+            return; // an own lease is not kept alive: it expires on the server by itself
+        }
+        CompletableFuture.delayedExecutor(acquisition.ttlSeconds(), TimeUnit.SECONDS).execute(() -> {
+            if (!closed && slots.get(holder) == slot) {
+                revoke(holder); // a failure schedules the next try
+            }
+        });
+    }
+
+    /** Stops deleting the keys of failed releases: the client's sessions are revoked next, their keys with them. */
+    void close() {
+        closed = true;
     }
 
     /** Completes when {@code call} did, whatever its outcome. */

@@ -97,12 +97,13 @@ final class EtcdBackend extends InspectedBackend<EtcdInspector> {
     }
 
     /**
-     * Revokes the session leases (waiting at most the operation timeout; one not revoked expires
-     * within its ttl), then closes the jetcd client if the lock client created it; a client given to
-     * {@link EtcdLocks#using} stays open.
+     * Stops deleting failed releases' keys, revokes the session leases (waiting at most the
+     * operation timeout; one not revoked expires within its ttl), then closes the jetcd client if
+     * the lock client created it; a client given to {@link EtcdLocks#using} stays open.
      */
     @Override
     public void close() {
+        acquisitions.close();
         sessions.close(operationTimeout.toMillis());
         if (ownsClient) {
             client.close();

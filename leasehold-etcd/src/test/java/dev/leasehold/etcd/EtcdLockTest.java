@@ -4,6 +4,7 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.DistributedSemaphore;
 import dev.leasehold.Lease;
+import dev.leasehold.LeaseholdException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.NodeFailure;
@@ -167,6 +168,32 @@ class EtcdLockTest {
             assertThat(lease.token()).as("the key the lost reply created").isEqualTo(created);
         }
         assertThat(queue("retry:1")).isEmpty();
+    }
+
+    /**
+     * A release that fails because the member cannot be reached, and is not tried again, while
+     * another lease of the same ttl keeps the client's session alive: the key must not stay on that
+     * session for as long as the client lives; another client gets the lock within about a ttl.
+     */
+    @Test
+    void aReleaseThatFailsWhileTheSessionLivesOnStillFreesTheLockByItsTtl() throws Exception {
+        FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.get().clientPort(cluster.get().leader())));
+        EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
+                .operationTimeout(Duration.ofMillis(500)).connect());
+        LockOptions options = LockOptions.watchdog(Duration.ofSeconds(3));
+        Lease keeper = locks.lock("failed-release:keeper", options).acquire(Duration.ofSeconds(5));
+        Lease released = locks.lock("failed-release:1", options).acquire(Duration.ofSeconds(5));
+
+        proxy.blackhole();
+        assertThatThrownBy(released::release).isInstanceOf(LeaseholdException.class);
+        proxy.cutAll(); // whatever the release sent dies with the connection
+        proxy.pass();
+
+        try (Lease taken = client().lock("failed-release:1").acquire(Duration.ofSeconds(10))) {
+            assertThat(taken.token()).isGreaterThan(released.token());
+        }
+        assertThat(keeper.isValid()).as("the session lived on through the outage").isTrue();
+        keeper.release();
     }
 
     @Test
