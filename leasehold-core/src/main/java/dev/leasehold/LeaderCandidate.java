@@ -65,9 +65,7 @@ final class LeaderCandidate implements Leadership {
 
     @Override
     public void start(LeadershipListener listener) {
-        if (listener == null) {
-            throw new IllegalArgumentException("listener must not be null");
-        }
+        Args.notNull("listener", listener);
         state.lock();
         try {
             if (closed) {

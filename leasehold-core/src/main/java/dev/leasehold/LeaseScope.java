@@ -1,5 +1,6 @@
 package dev.leasehold;
 
+import dev.leasehold.spi.Args;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,13 +53,6 @@ final class LeaseScope {
         return lease;
     }
 
-    static <T> T requireWork(T work) {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        return work;
-    }
-
     /**
      * Runs {@code work} under {@code lease}, which the caller just acquired, and releases the lease.
      * Returns the work's result, or rethrows its exception unchanged, unless the lease was lost while
@@ -105,7 +99,7 @@ final class LeaseScope {
      * any, suppressed).
      */
     static <T> T within(Lease lease, Callable<T> work) throws Exception {
-        requireWork(work);
+        Args.notNull("work", work);
         lease.ensureValid();
         Bound<T> bound = runBound(lease, work);
         if (bound.interrupted || !lease.isValid()) {

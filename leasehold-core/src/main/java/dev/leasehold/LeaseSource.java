@@ -1,5 +1,7 @@
 package dev.leasehold;
 
+import dev.leasehold.spi.Args;
+
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -105,7 +107,7 @@ public interface LeaseSource {
      * @throws Exception whatever the work threw, unchanged
      */
     default <T> T call(Duration wait, Callable<T> work) throws Exception {
-        LeaseScope.requireWork(work);
+        Args.notNull("work", work);
         return LeaseScope.call(acquire(wait), work);
     }
 
@@ -124,7 +126,7 @@ public interface LeaseSource {
      * @throws Exception whatever the work threw, unchanged
      */
     default <T> T tryCall(Duration wait, Callable<T> work, Supplier<? extends T> otherwise) throws Exception {
-        LeaseScope.requireWork(work);
+        Args.notNull("work", work);
         if (otherwise == null) {
             throw new IllegalArgumentException("otherwise must not be null; pass () -> null to return null");
         }
@@ -137,7 +139,7 @@ public interface LeaseSource {
      * exceptions.
      */
     default void run(Duration wait, Runnable work) {
-        LeaseScope.requireWork(work);
+        Args.notNull("work", work);
         try {
             LeaseScope.call(acquire(wait), () -> {
                 work.run();
@@ -165,7 +167,7 @@ public interface LeaseSource {
      * @throws IllegalArgumentException if work is null (nothing is acquired then), or wait is bad
      */
     default <T> CompletableFuture<T> callAsync(Duration wait, Function<Lease, ? extends CompletionStage<T>> work) {
-        LeaseScope.requireWork(work);
+        Args.notNull("work", work);
         return LeaseScope.callAsync(acquireAsync(wait), work);
     }
 }

@@ -9,6 +9,7 @@ import dev.leasehold.LockInfo;
 import dev.leasehold.LockKind;
 import dev.leasehold.LockOptions;
 import dev.leasehold.PermitsMismatchException;
+import dev.leasehold.spi.Args;
 import dev.leasehold.spi.Backend;
 import dev.leasehold.spi.Inspector;
 import dev.leasehold.spi.LeaderRecords;
@@ -58,7 +59,7 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
     @Override
     public DistributedReadWriteLock readWriteLock(String name, LockOptions options) {
         String key = backend.lockName(name);
-        checked(options);
+        Args.lockOptions(options);
         return ReadWriteLockPair.of(engine, key, options, backend.protocol(LockKind.READ, options),
                 backend.protocol(LockKind.WRITE, options));
     }
@@ -67,7 +68,7 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
     public DistributedSemaphore semaphore(String name, int permits, LockOptions options) {
         String key = backend.lockName(name);
         LockKind kind = LockKind.permits(permits);
-        checked(options);
+        Args.lockOptions(options);
         EngineSemaphore semaphore = new EngineSemaphore(engine.lock(key, options, backend.protocol(kind, options)),
                 permits, () -> {
                     engine.ensureOpen();
@@ -93,7 +94,7 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
             return ((EngineSemaphore) semaphore(name, permits.permits(), options)).lock();
         }
         String key = backend.lockName(name);
-        checked(options);
+        Args.lockOptions(options);
         return engine.lock(key, options, backend.protocol(kind, options));
     }
 
@@ -115,10 +116,7 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
      * @throws UnsupportedOperationException if the backend cannot enumerate its locks
      */
     public List<LockInfo> list(String pattern) {
-        if (pattern == null || pattern.isEmpty()) {
-            throw new IllegalArgumentException("pattern must not be null or empty; use \"*\" for every lock");
-        }
-        return inspector("list").list(pattern);
+        return inspector("list").list(Args.pattern(pattern));
     }
 
     /**
@@ -137,12 +135,6 @@ public class EngineLockClient implements LockClient, LeaderRecords.Source {
         engine.ensureOpen();
         return backend.inspector().orElseThrow(() -> new UnsupportedOperationException(
                 "'" + what + "' is not offered by " + backend.describe()));
-    }
-
-    private static void checked(LockOptions options) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null; use LockOptions.defaults()");
-        }
     }
 
     @Override

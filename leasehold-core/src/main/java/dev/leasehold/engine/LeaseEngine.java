@@ -113,9 +113,7 @@ public final class LeaseEngine implements AutoCloseable {
      */
     public DistributedLock lock(String name, LockOptions options, LockProtocol protocol) {
         Args.lockName(name);
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null; use LockOptions.defaults()");
-        }
+        Args.lockOptions(options);
         Objects.requireNonNull(protocol, "protocol");
         ensureOpen();
         return new EngineLock(name, options, this, protocol);

@@ -3,6 +3,7 @@ package dev.leasehold.micrometer;
 import dev.leasehold.engine.AcquireOutcome;
 import dev.leasehold.engine.LeaseEvents;
 import dev.leasehold.engine.LossReason;
+import dev.leasehold.spi.Args;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -102,9 +103,7 @@ public final class MicrometerLeaseEvents implements LeaseEvents {
      * @throws IllegalArgumentException if registry is null
      */
     public static LeaseEvents of(MeterRegistry registry) {
-        if (registry == null) {
-            throw new IllegalArgumentException("registry must not be null");
-        }
+        Args.notNull("registry", registry);
         synchronized (BY_REGISTRY) {
             WeakReference<MicrometerLeaseEvents> cached = BY_REGISTRY.get(registry);
             MicrometerLeaseEvents events = cached == null ? null : cached.get();

@@ -1,5 +1,7 @@
 package dev.leasehold.spi;
 
+import dev.leasehold.LockOptions;
+
 import java.time.Duration;
 
 /**
@@ -15,6 +17,44 @@ public final class Args {
     public static final int MAX_REASON_LENGTH = 1_000;
 
     private Args() {
+    }
+
+    /**
+     * Returns {@code value} if it is not null.
+     *
+     * @throws IllegalArgumentException "{@code argument} must not be null" if it is
+     */
+    public static <T> T notNull(String argument, T value) {
+        if (value == null) {
+            throw new IllegalArgumentException(argument + " must not be null");
+        }
+        return value;
+    }
+
+    /**
+     * Returns {@code options} if it is not null: every factory taking {@link LockOptions} refuses a
+     * null with the same hint.
+     *
+     * @throws IllegalArgumentException if {@code options} is null
+     */
+    public static LockOptions lockOptions(LockOptions options) {
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null; use LockOptions.defaults()");
+        }
+        return options;
+    }
+
+    /**
+     * Returns {@code pattern} if it can be a glob over lock names; what it matches is
+     * {@link Glob#of(String)}'s to say.
+     *
+     * @throws IllegalArgumentException if it is null or empty
+     */
+    public static String pattern(String pattern) {
+        if (pattern == null || pattern.isEmpty()) {
+            throw new IllegalArgumentException("pattern must not be null or empty; use \"*\" for every lock");
+        }
+        return pattern;
     }
 
     /**
@@ -91,9 +131,7 @@ public final class Args {
      * @throws IllegalArgumentException naming {@code argument} and the broken limit
      */
     public static Duration within(String argument, Duration value, Duration min, Duration max) {
-        if (value == null) {
-            throw new IllegalArgumentException(argument + " must not be null");
-        }
+        notNull(argument, value);
         if (value.isNegative()) {
             throw new IllegalArgumentException(argument + " must not be negative, got " + value);
         }

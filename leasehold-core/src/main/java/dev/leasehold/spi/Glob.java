@@ -23,9 +23,7 @@ public final class Glob {
      * @throws IllegalArgumentException if the pattern is null or empty, or a {@code [} is never closed
      */
     public static Glob of(String pattern) {
-        if (pattern == null || pattern.isEmpty()) {
-            throw new IllegalArgumentException("pattern must not be null or empty; use \"*\" for every lock");
-        }
+        Args.pattern(pattern);
         StringBuilder regex = new StringBuilder();
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);

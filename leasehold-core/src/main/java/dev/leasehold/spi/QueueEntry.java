@@ -26,9 +26,7 @@ public record QueueEntry(Mode mode, int permits) {
     private static final QueueEntry READ = new QueueEntry(Mode.READ, 0);
 
     public QueueEntry {
-        if (mode == null) {
-            throw new IllegalArgumentException("mode must not be null");
-        }
+        Args.notNull("mode", mode);
         if ((mode == Mode.PERMIT) != (permits > 0)) {
             throw new IllegalArgumentException("permits must be at least 1 for a permit and 0 otherwise, was "
                     + permits + " for " + mode);

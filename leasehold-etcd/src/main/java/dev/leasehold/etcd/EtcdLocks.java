@@ -4,6 +4,7 @@ import dev.leasehold.LockUnavailableException;
 import dev.leasehold.engine.EngineBuilder;
 import dev.leasehold.engine.LeaseEngine;
 import dev.leasehold.etcd.internal.EtcdErrors;
+import dev.leasehold.spi.Args;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
@@ -128,10 +129,7 @@ public final class EtcdLocks {
 
         /** Uses an existing jetcd client instead of creating one; it stays open when the lock client closes. */
         public Builder client(Client client) {
-            if (client == null) {
-                throw new IllegalArgumentException("client must not be null");
-            }
-            this.existing = client;
+            this.existing = Args.notNull("client", client);
             return this;
         }
 

@@ -100,10 +100,7 @@ public final class JdbcLocks {
      * @throws IllegalArgumentException if {@code dataSource} is null
      */
     public static Builder builder(DataSource dataSource) {
-        if (dataSource == null) {
-            throw new IllegalArgumentException("dataSource must not be null");
-        }
-        return new Builder(dataSource);
+        return new Builder(Args.notNull("dataSource", dataSource));
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.spi.Args;
+
 import java.util.regex.Pattern;
 
 /**
@@ -21,9 +23,7 @@ final class SqlIdentifier {
      * @throws IllegalArgumentException naming the argument and the accepted shape otherwise
      */
     static String table(String argument, String name) {
-        if (name == null) {
-            throw new IllegalArgumentException(argument + " must not be null");
-        }
+        Args.notNull(argument, name);
         if (!SHAPE.matcher(name).matches()) {
             throw new IllegalArgumentException(argument + " must be a lower-case SQL identifier, 'table' or 'schema.table', "
                     + "of letters, digits and '_' (at most 63 each, not starting with a digit); got '" + name + "'");

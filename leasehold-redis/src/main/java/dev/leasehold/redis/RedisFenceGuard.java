@@ -71,10 +71,7 @@ public final class RedisFenceGuard {
      * @throws IllegalArgumentException if {@code connection} is null
      */
     public static RedisFenceGuard using(StatefulRedisConnection<String, String> connection) {
-        if (connection == null) {
-            throw new IllegalArgumentException("connection must not be null");
-        }
-        return new RedisFenceGuard(connection, DEFAULT_FENCE_RETENTION);
+        return new RedisFenceGuard(Args.notNull("connection", connection), DEFAULT_FENCE_RETENTION);
     }
 
     /**
@@ -103,7 +100,7 @@ public final class RedisFenceGuard {
      *     {@code token} is negative
      */
     public void set(String key, String value, long token) {
-        run(key, token, "set", "SET", required("value", value));
+        run(key, token, "set", "SET", Args.notNull("value", value));
     }
 
     /**
@@ -115,7 +112,7 @@ public final class RedisFenceGuard {
      * @throws IllegalArgumentException as {@link #set}, or if {@code field} is null
      */
     public boolean hset(String key, String field, String value, long token) {
-        return !run(key, token, "hset", "HSET", required("field", field), required("value", value)).equals("0");
+        return !run(key, token, "hset", "HSET", Args.notNull("field", field), Args.notNull("value", value)).equals("0");
     }
 
     /**
@@ -255,12 +252,5 @@ public final class RedisFenceGuard {
         } catch (ExecutionException | TimeoutException e) {
             throw RedisErrors.translate("the guard's connection", operation, e);
         }
-    }
-
-    private static String required(String argument, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(argument + " must not be null");
-        }
-        return value;
     }
 }

@@ -8,6 +8,7 @@ import dev.leasehold.redis.internal.RedisEndpoint;
 import dev.leasehold.redis.internal.RedisErrors;
 import dev.leasehold.redis.internal.RedisVersion;
 import dev.leasehold.redis.internal.ServerDeployment;
+import dev.leasehold.spi.Args;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -157,10 +158,7 @@ public final class RedisLocks {
          * the client itself running.
          */
         public Builder client(RedisClient client) {
-            if (client == null) {
-                throw new IllegalArgumentException("client must not be null");
-            }
-            this.existingClient = client;
+            this.existingClient = Args.notNull("client", client);
             return this;
         }
 

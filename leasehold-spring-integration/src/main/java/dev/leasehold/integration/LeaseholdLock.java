@@ -158,7 +158,7 @@ public final class LeaseholdLock implements DistributedLock {
         try {
             LeaseLostException lostBefore = lossOf(lease);
             if (lease.release() == ReleaseStatus.ALREADY_LOST) {
-                throw new LockLostException(lease.lockName(), lease.token(), lostBefore != null ? lostBefore
+                throw new LockLostException(lostBefore != null ? lostBefore
                         : new LeaseLostException(lease.lockName(), lease.token(),
                                 "the release found the lock gone from the backend or held by another"));
             }

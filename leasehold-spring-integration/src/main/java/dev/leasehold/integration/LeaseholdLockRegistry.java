@@ -5,6 +5,7 @@ import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockClient;
 import dev.leasehold.LockOptions;
 import dev.leasehold.LockUnavailableException;
+import dev.leasehold.spi.Args;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
 import org.springframework.integration.support.locks.RenewableLockRegistry;
 import org.springframework.scheduling.TaskScheduler;
@@ -78,8 +79,8 @@ public final class LeaseholdLockRegistry
      * @throws IllegalArgumentException if client or options is null
      */
     public LeaseholdLockRegistry(LockClient client, LockOptions options) {
-        this.client = require(client, "client");
-        this.options = require(options, "options");
+        this.client = Args.notNull("client", client);
+        this.options = Args.notNull("options", options);
         this.registryKey = null;
     }
 
@@ -91,8 +92,8 @@ public final class LeaseholdLockRegistry
      * @throws IllegalArgumentException if client or options is null, or registryKey is null or blank
      */
     public LeaseholdLockRegistry(LockClient client, String registryKey, LockOptions options) {
-        this.client = require(client, "client");
-        this.options = require(options, "options");
+        this.client = Args.notNull("client", client);
+        this.options = Args.notNull("options", options);
         if (registryKey == null || registryKey.isBlank()) {
             throw new IllegalArgumentException("registryKey must be a non-blank prefix such as \"orders\", got "
                     + (registryKey == null ? "null" : "\"" + registryKey + "\"")
@@ -262,12 +263,5 @@ public final class LeaseholdLockRegistry
         throw new IllegalArgumentException("lock keys must be Strings (as RedisLockRegistry and JdbcLockRegistry "
                 + "require), got " + (lockKey == null ? "null" : "a " + lockKey.getClass().getName())
                 + "; convert the key, e.g. with toString()");
-    }
-
-    private static <T> T require(T value, String what) {
-        if (value == null) {
-            throw new IllegalArgumentException(what + " must not be null");
-        }
-        return value;
     }
 }

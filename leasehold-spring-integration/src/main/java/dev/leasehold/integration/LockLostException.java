@@ -18,30 +18,26 @@ public class LockLostException extends ConcurrentModificationException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String lockName;
-    private final long token;
-
     /**
-     * @param lockName the lock's name on the backend
-     * @param token    the fencing token of the lost lease
-     * @param cause    why the lease was lost
+     * The lock name and token are the lost lease's, which {@code cause} already carries: read from it,
+     * not kept a second time, so the two cannot disagree.
+     *
+     * @param cause why the lease was lost: the {@link LeaseLostException} of the lease this unlock released
      */
-    public LockLostException(String lockName, long token, LeaseLostException cause) {
-        super("Lock '" + lockName + "' (token " + token + ") was lost before unlock(): " + cause.getMessage()
-                + "; work done under it may have overlapped another holder's (only writes fenced with the token "
-                + "were protected)", cause);
-        this.lockName = lockName;
-        this.token = token;
+    public LockLostException(LeaseLostException cause) {
+        super("Lock '" + cause.lockName() + "' (token " + cause.token() + ") was lost before unlock(): "
+                + cause.getMessage() + "; work done under it may have overlapped another holder's (only writes "
+                + "fenced with the token were protected)", cause);
     }
 
     /** The lock's name on the backend. */
     public String lockName() {
-        return lockName;
+        return getCause().lockName();
     }
 
     /** The fencing token of the lost lease. */
     public long token() {
-        return token;
+        return getCause().token();
     }
 
     /** Why the lease was lost. */

@@ -67,9 +67,7 @@ public final class ZooKeeperLocks {
      */
     public static ZooKeeperLockClient using(CuratorFramework curator, LeaseEvents events) {
         LeaseEvents.require(events);
-        if (curator == null) {
-            throw new IllegalArgumentException("curator must not be null");
-        }
+        Args.notNull("curator", curator);
         if (curator.getState() != CuratorFrameworkState.STARTED) {
             throw new IllegalArgumentException("the Curator framework is " + curator.getState()
                     + "; call start() before handing it to ZooKeeperLocks.using");

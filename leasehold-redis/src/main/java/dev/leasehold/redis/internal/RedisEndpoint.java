@@ -1,5 +1,6 @@
 package dev.leasehold.redis.internal;
 
+import dev.leasehold.spi.Args;
 import io.lettuce.core.RedisURI;
 
 import java.time.Duration;
@@ -139,10 +140,7 @@ public final class RedisEndpoint {
     }
 
     public static RedisEndpoint of(RedisURI uri) {
-        if (uri == null) {
-            throw new IllegalArgumentException("Redis URI must not be null");
-        }
-        return new RedisEndpoint(uri);
+        return new RedisEndpoint(Args.notNull("Redis URI", uri));
     }
 
     public RedisURI uri() {
