@@ -138,6 +138,7 @@ final class ManagedLease implements Lease {
     private void afterLost(LossReason kind, String reason) {
         lostReason = reason;
         renewal.stop();
+        protocol.leaseLost(lockName, holder);
         LeaseLostException cause = new LeaseLostException(lockName, token, reason);
         engine.events().leaseLost(kind);
         trace.leaseLost(kind, cause);

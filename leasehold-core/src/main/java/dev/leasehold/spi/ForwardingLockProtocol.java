@@ -101,6 +101,11 @@ public abstract class ForwardingLockProtocol implements LockProtocol {
     }
 
     @Override
+    public void leaseLost(String name, String holder) {
+        delegate.leaseLost(name, holder);
+    }
+
+    @Override
     public ReleaseSignal subscribe(String name, String holder) {
         return delegate.subscribe(name, holder);
     }

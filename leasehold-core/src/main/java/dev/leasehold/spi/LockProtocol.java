@@ -159,6 +159,18 @@ public interface LockProtocol {
     CompletableFuture<Void> abandon(String name, String holder);
 
     /**
+     * Tells the backend that the engine counts {@code holder}'s lease of {@code name} lost (its
+     * deadline passed, a renewal was refused, or the backend's loss signal fired): it renews it no
+     * more and releases it only if its holder calls release. A backend whose keys can outlive their
+     * ttl while the client lives (etcd's keys on a session lease that the client's other leases keep
+     * alive) deletes the key itself, no sooner than the ttl from now, so a holder that never calls
+     * release does not block the lock for the client's life. Nothing by default: a key elsewhere
+     * expires on the server. Called on the engine's threads: it must neither block nor throw.
+     */
+    default void leaseLost(String name, String holder) {
+    }
+
+    /**
      * Subscribes the waiting acquisition {@code holder} to release notifications for
      * {@code name}; {@link ReleaseSignal#none()} if unsupported.
      */

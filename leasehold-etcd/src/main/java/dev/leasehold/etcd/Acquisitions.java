@@ -394,13 +394,24 @@ final class Acquisitions {
     }
 
     /**
+     * The engine counts {@code holder}'s lease lost and renews it no more: its key, if on a session,
+     * is deleted once the ttl has passed ({@link #expireUnreleased}), unless released before.
+     */
+    void expireLost(String holder) {
+        AcquisitionSlot slot = slots.get(holder);
+        if (slot != null) {
+            slot.current.thenAccept(acquisition -> expireUnreleased(holder, slot, acquisition));
+        }
+    }
+
+    /**
      * A key on a session lives as long as the session, and the client's other leases of that ttl
-     * keep the session alive: a release (or abandon) that failed and is not tried again would leave
-     * the key there, the lock held by nobody, for as long as the client lives. So once the ttl has
-     * passed since the failure (its renewals stopped before the release, so the lease's ttl has
-     * passed too, as a key expires on Redis), the client deletes the key itself, again every ttl
-     * until the delete is answered or the client closes. A release tried again before then
-     * releases it as usual, and this finds the acquisition gone.
+     * keep the session alive: a lease lost and never released, or a release (or abandon) that
+     * failed and is not tried again, would leave the key there, the lock held by nobody, for as
+     * long as the client lives. So once the ttl has passed (the lease's renewals had stopped, so its
+     * ttl has passed too, as a key expires on Redis), the client deletes the key itself, again every
+     * ttl until the delete is answered or the client closes. A release before then releases it as
+     * usual, and this finds the acquisition gone.
      */
     private void expireUnreleased(String holder, AcquisitionSlot slot, Acquisition acquisition) {
         if (acquisition.session() == null || closed) {

@@ -241,6 +241,12 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
         return acquisitions.revoke(holder).thenApply(ignored -> null);
     }
 
+    /** A lost lease's key on a session is deleted once the ttl has passed ({@link Acquisitions#expireLost}). */
+    @Override
+    public void leaseLost(String name, String holder) {
+        acquisitions.expireLost(holder);
+    }
+
     @Override
     public ReleaseSignal subscribe(String name, String holder) {
         return ReleaseSignal.none();

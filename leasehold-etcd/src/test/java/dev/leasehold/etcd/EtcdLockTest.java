@@ -196,6 +196,34 @@ class EtcdLockTest {
         keeper.release();
     }
 
+    /**
+     * A lease lost by its deadline (its renewals could not get through) whose holder never calls
+     * release, while a later lease of the same ttl keeps the client's session alive: the key must
+     * not stay on that session for as long as the client lives.
+     */
+    @Test
+    void aLeaseLostByItsDeadlineAndNeverReleasedStillFreesTheLockByItsTtl() throws Exception {
+        FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.get().clientPort(cluster.get().leader())));
+        EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
+                .operationTimeout(Duration.ofMillis(500)).connect());
+        // 2.1 s: the session lease is 3 s, so it outlives the lease's local deadline by about 0.9 s.
+        LockOptions options = LockOptions.watchdog(Duration.ofMillis(2_100));
+        Lease abandoned = locks.lock("lost-unreleased:1", options).acquire(Duration.ofSeconds(5));
+
+        proxy.blackhole();
+        abandoned.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        proxy.cutAll();
+        proxy.pass();
+        // Sent with a keep-alive of the session, which the servers have not yet expired.
+        Lease keeper = locks.lock("lost-unreleased:keeper", options).acquire(Duration.ofSeconds(5));
+
+        try (Lease taken = client().lock("lost-unreleased:1").acquire(Duration.ofSeconds(10))) {
+            assertThat(taken.token()).isGreaterThan(abandoned.token());
+        }
+        assertThat(keeper.isValid()).isTrue();
+        keeper.release();
+    }
+
     @Test
     void readersShareAWaitingWriterKeepsLaterReadersOutAndTokensGrow() throws Exception {
         DistributedReadWriteLock first = client().readWriteLock("rw:1");
