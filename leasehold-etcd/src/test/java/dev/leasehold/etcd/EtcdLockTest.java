@@ -178,8 +178,7 @@ class EtcdLockTest {
     @Test
     void aReleaseThatFailsWhileTheSessionLivesOnStillFreesTheLockByItsTtl() throws Exception {
         FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.get().clientPort(cluster.get().leader())));
-        EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
-                .operationTimeout(Duration.ofMillis(500)).connect());
+        EtcdLockClient locks = throughAShortTimeout(proxy);
         LockOptions options = LockOptions.watchdog(Duration.ofSeconds(3));
         Lease keeper = locks.lock("failed-release:keeper", options).acquire(Duration.ofSeconds(5));
         Lease released = locks.lock("failed-release:1", options).acquire(Duration.ofSeconds(5));
@@ -204,8 +203,7 @@ class EtcdLockTest {
     @Test
     void aLeaseLostByItsDeadlineAndNeverReleasedStillFreesTheLockByItsTtl() throws Exception {
         FaultProxy proxy = track(FaultProxy.start("127.0.0.1", cluster.get().clientPort(cluster.get().leader())));
-        EtcdLockClient locks = track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
-                .operationTimeout(Duration.ofMillis(500)).connect());
+        EtcdLockClient locks = throughAShortTimeout(proxy);
         // 2.1 s: the session lease is 3 s, so it outlives the lease's local deadline by about 0.9 s.
         LockOptions options = LockOptions.watchdog(Duration.ofMillis(2_100));
         Lease abandoned = locks.lock("lost-unreleased:1", options).acquire(Duration.ofSeconds(5));
@@ -222,6 +220,12 @@ class EtcdLockTest {
         }
         assertThat(keeper.isValid()).isTrue();
         keeper.release();
+    }
+
+    /** A client that reaches the cluster through {@code proxy} and gives a call up after 500 ms. */
+    private EtcdLockClient throughAShortTimeout(FaultProxy proxy) {
+        return track(EtcdLocks.builder().endpoints("http://" + proxy.host() + ":" + proxy.port())
+                .operationTimeout(Duration.ofMillis(500)).connect());
     }
 
     @Test
