@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,12 +41,8 @@ public final class PostgresServer implements AutoCloseable {
     private static final int PORT_ATTEMPTS = 3;
 
     /** Servers not yet closed, killed whole by a shutdown hook: the JVM-wide reaper kills only the postmaster, and frozen backends would outlive it. */
-    private static final Set<PostgresServer> OPEN = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(PostgresServer::killQuietly),
-                "leasehold-postgres-reaper"));
-    }
+    private static final OpenAtExit<PostgresServer> OPEN = new OpenAtExit<>("leasehold-postgres-reaper",
+            PostgresServer::killAtExit);
 
     private final Path bin;
     private final Path dir;
@@ -229,12 +223,8 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
-    private void killQuietly() {
-        try {
-            ProcessTree.killAndWait(process.toHandle(), frozen, EXIT_TIMEOUT);
-        } catch (RuntimeException e) {
-            // the JVM is exiting: nobody is left to report to
-        }
+    private void killAtExit() {
+        ProcessTree.killAndWait(process.toHandle(), frozen, EXIT_TIMEOUT);
     }
 
     /**
