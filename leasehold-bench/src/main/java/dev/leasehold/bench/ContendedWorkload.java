@@ -96,26 +96,24 @@ final class ContendedWorkload {
 
     /** Measures every contender; never throws for a contender's failure, which is in {@link Result#failures()}. */
     Result run(List<Contender> contenders) {
-        Map<Contender, LockAdapter[]> adapters = new EnumMap<>(Contender.class);
-        Map<Contender, CellFailure> failures = new EnumMap<>(Contender.class);
+        OpenClients adapters = new OpenClients(progress, "contended (" + clients.label + ")");
         try {
             Map<Contender, CommandProbe.Counted> probes = new EnumMap<>(Contender.class);
             for (Contender contender : contenders) {
                 progress.step("contended (" + clients.label + ") warm-up: " + contender.label());
                 try {
-                    LockAdapter[] perThread = open(contender);
-                    adapters.put(contender, perThread);
+                    LockAdapter[] perThread = adapters.put(contender, open(contender));
                     window(perThread, settings.warmup(), Long.MAX_VALUE);
                     probes.put(contender, CommandProbe.count(server, () -> LongStream.of(
                             window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
                 } catch (RuntimeException e) {
-                    fail(contender, e, adapters, failures);
+                    adapters.fail(contender, e);
                 }
             }
             Map<Contender, List<Window>> windows = new EnumMap<>(Contender.class);
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : Rounds.order(contenders, round)) {
-                    if (failures.containsKey(contender)) {
+                    if (adapters.failed(contender)) {
                         continue;
                     }
                     progress.step("contended (" + clients.label + ") round " + (round + 1) + "/" + settings.rounds()
@@ -125,28 +123,16 @@ final class ContendedWorkload {
                                 .add(window(adapters.get(contender), settings.window(), Long.MAX_VALUE));
                     } catch (RuntimeException e) {
                         windows.remove(contender);
-                        fail(contender, e, adapters, failures);
+                        adapters.fail(contender, e);
                     }
                 }
             }
             Map<Contender, Cell> cells = new EnumMap<>(Contender.class);
             windows.forEach((contender, list) -> cells.put(contender, cell(list)));
-            return new Result(clients, cells, probes, failures);
+            return new Result(clients, cells, probes, adapters.failures());
         } finally {
-            adapters.values().forEach(ContendedWorkload::close);
+            adapters.close();
             RedisStats.flush(server);
-        }
-    }
-
-    /** Records {@code contender}'s failure and closes its clients now, so it holds no lock the next ones need. */
-    private void fail(Contender contender, RuntimeException error, Map<Contender, LockAdapter[]> adapters,
-                      Map<Contender, CellFailure> failures) {
-        CellFailure failure = CellFailure.of(contender, error);
-        failures.put(contender, failure);
-        progress.step("contended (" + clients.label + ") " + contender.label() + " " + failure.report());
-        LockAdapter[] perThread = adapters.remove(contender);
-        if (perThread != null) {
-            close(perThread);
         }
     }
 
@@ -169,14 +155,6 @@ final class ContendedWorkload {
             throw e;
         }
         return perThread;
-    }
-
-    private static void close(LockAdapter[] perThread) {
-        for (int i = 0; i < perThread.length; i++) {
-            if (i == 0 || perThread[i] != perThread[0]) {
-                perThread[i].close();
-            }
-        }
     }
 
     /**
