@@ -101,14 +101,11 @@ final class ContendedWorkload {
             Map<Contender, CommandProbe.Counted> probes = new EnumMap<>(Contender.class);
             for (Contender contender : contenders) {
                 progress.step("contended (" + clients.label + ") warm-up: " + contender.label());
-                try {
-                    LockAdapter[] perThread = adapters.put(contender, open(contender));
+                adapters.warmUp(contender, () -> open(contender), perThread -> {
                     window(perThread, settings.warmup(), Long.MAX_VALUE);
-                    probes.put(contender, CommandProbe.count(server, () -> LongStream.of(
-                            window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
-                } catch (RuntimeException e) {
-                    adapters.fail(contender, e);
-                }
+                    return CommandProbe.count(server, () -> LongStream.of(
+                            window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum());
+                }, probes);
             }
             Map<Contender, List<Window>> windows = new EnumMap<>(Contender.class);
             for (int round = 0; round < settings.rounds(); round++) {
@@ -118,13 +115,7 @@ final class ContendedWorkload {
                     }
                     progress.step("contended (" + clients.label + ") round " + (round + 1) + "/" + settings.rounds()
                             + ": " + contender.label());
-                    try {
-                        windows.computeIfAbsent(contender, c -> new ArrayList<>())
-                                .add(window(adapters.get(contender), settings.window(), Long.MAX_VALUE));
-                    } catch (RuntimeException e) {
-                        windows.remove(contender);
-                        adapters.fail(contender, e);
-                    }
+                    adapters.measure(contender, perThread -> window(perThread, settings.window(), Long.MAX_VALUE), windows);
                 }
             }
             Map<Contender, Cell> cells = new EnumMap<>(Contender.class);

@@ -98,14 +98,10 @@ final class HandoffWorkload {
                 Map<Contender, CommandProbe.Counted> pairingProbes = new EnumMap<>(Contender.class);
                 for (Contender contender : contenders) {
                     progress.step("handoff warm-up (" + pairing.label + "): " + contender.label());
-                    try {
-                        LockAdapter[] pair = parties.put(contender, open(contender, pairing));
+                    parties.warmUp(contender, () -> open(contender, pairing), pair -> {
                         session(pair, settings.warmupHandoffs());
-                        pairingProbes.put(contender, CommandProbe.count(server,
-                                () -> session(pair, settings.probeHandoffs()).handoffs()));
-                    } catch (RuntimeException e) {
-                        parties.fail(contender, e);
-                    }
+                        return CommandProbe.count(server, () -> session(pair, settings.probeHandoffs()).handoffs());
+                    }, pairingProbes);
                 }
                 Map<Contender, List<Session>> sessions = new EnumMap<>(Contender.class);
                 for (int round = 0; round < settings.rounds(); round++) {
@@ -115,13 +111,7 @@ final class HandoffWorkload {
                         }
                         progress.step("handoff round " + (round + 1) + "/" + settings.rounds() + " ("
                                 + pairing.label + "): " + contender.label());
-                        try {
-                            sessions.computeIfAbsent(contender, c -> new ArrayList<>())
-                                    .add(session(parties.get(contender), settings.handoffsPerRound()));
-                        } catch (RuntimeException e) {
-                            sessions.remove(contender);
-                            parties.fail(contender, e);
-                        }
+                        parties.measure(contender, pair -> session(pair, settings.handoffsPerRound()), sessions);
                     }
                 }
                 Map<Contender, Cell> pairingCells = new EnumMap<>(Contender.class);

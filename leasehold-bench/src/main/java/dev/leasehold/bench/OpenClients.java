@@ -1,13 +1,18 @@
 package dev.leasehold.bench;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The clients a contended or handoff workload holds open, per contender, in the order its threads
- * (or the two parties) use them, and the contenders whose cells failed. A client may serve several
- * threads; it is closed once. A failed contender's clients are closed at once, so that it holds no
- * lock the next contenders need.
+ * (or the two parties) use them, and the contenders whose cells failed. A contender fails when
+ * opening its clients, its warm-up or one of its measurements throws; the workload goes on with
+ * the others. A failed contender's clients are closed at once, so that it holds no lock the next
+ * contenders need. A client may serve several threads; it is closed once.
  */
 final class OpenClients implements AutoCloseable {
 
@@ -22,15 +27,34 @@ final class OpenClients implements AutoCloseable {
         this.section = section;
     }
 
-    /** Keeps {@code clients} as {@code contender}'s until it fails or this closes; returns them. */
-    LockAdapter[] put(Contender contender, LockAdapter[] clients) {
-        open.put(contender, clients);
-        return clients;
+    /**
+     * Opens {@code contender}'s clients with {@code opener} and keeps them until it fails or this
+     * closes, then puts what {@code warmUp} makes of them (the warm-up, then a probe) in
+     * {@code results}. If either throws, records the failure instead.
+     */
+    <T> void warmUp(Contender contender, Supplier<LockAdapter[]> opener, Function<LockAdapter[], T> warmUp,
+                    Map<Contender, T> results) {
+        try {
+            LockAdapter[] clients = opener.get();
+            open.put(contender, clients);
+            results.put(contender, warmUp.apply(clients));
+        } catch (RuntimeException e) {
+            fail(contender, e);
+        }
     }
 
-    /** {@code contender}'s clients, or null if it failed. */
-    LockAdapter[] get(Contender contender) {
-        return open.get(contender);
+    /**
+     * Adds one measurement of {@code contender}'s clients to its list in {@code measured}. If it
+     * throws, records the failure and drops the contender's measurements: a failed contender gets
+     * no cell, only its failure.
+     */
+    <M> void measure(Contender contender, Function<LockAdapter[], M> measure, Map<Contender, List<M>> measured) {
+        try {
+            measured.computeIfAbsent(contender, c -> new ArrayList<>()).add(measure.apply(open.get(contender)));
+        } catch (RuntimeException e) {
+            measured.remove(contender);
+            fail(contender, e);
+        }
     }
 
     /** Whether {@code contender}'s cell failed. */
@@ -39,7 +63,7 @@ final class OpenClients implements AutoCloseable {
     }
 
     /** Records {@code contender}'s failure with {@code error}, says so, and closes its clients now. */
-    void fail(Contender contender, RuntimeException error) {
+    private void fail(Contender contender, RuntimeException error) {
         CellFailure failure = CellFailure.of(contender, error);
         failures.put(contender, failure);
         progress.step(section + " " + contender.label() + " " + failure.report());
