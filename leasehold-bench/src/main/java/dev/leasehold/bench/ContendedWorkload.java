@@ -96,33 +96,24 @@ final class ContendedWorkload {
 
     /** Measures every contender; never throws for a contender's failure, which is in {@link Result#failures()}. */
     Result run(List<Contender> contenders) {
-        OpenClients adapters = new OpenClients(progress, "contended (" + clients.label + ")");
+        CellRunner runner = new CellRunner(progress, "contended (" + clients.label + ")");
         try {
-            Map<Contender, CommandProbe.Counted> probes = new EnumMap<>(Contender.class);
-            for (Contender contender : contenders) {
-                progress.step("contended (" + clients.label + ") warm-up: " + contender.label());
-                adapters.warmUp(contender, () -> open(contender), perThread -> {
-                    window(perThread, settings.warmup(), Long.MAX_VALUE);
-                    return CommandProbe.count(server, () -> LongStream.of(
-                            window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum());
-                }, probes);
-            }
-            Map<Contender, List<Window>> windows = new EnumMap<>(Contender.class);
-            for (int round = 0; round < settings.rounds(); round++) {
-                for (Contender contender : Rounds.order(contenders, round)) {
-                    if (adapters.failed(contender)) {
-                        continue;
-                    }
-                    progress.step("contended (" + clients.label + ") round " + (round + 1) + "/" + settings.rounds()
-                            + ": " + contender.label());
-                    adapters.measure(contender, perThread -> window(perThread, settings.window(), Long.MAX_VALUE), windows);
-                }
-            }
+            Map<Contender, CommandProbe.Counted> probes = runner.warmUp(contenders,
+                    contender -> "contended (" + clients.label + ") warm-up: " + contender.label(),
+                    this::open, perThread -> {
+                        window(perThread, settings.warmup(), Long.MAX_VALUE);
+                        return CommandProbe.count(server, () -> LongStream.of(
+                                window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum());
+                    });
+            Map<Contender, List<Window>> windows = runner.measure(contenders, settings.rounds(),
+                    (round, contender) -> "contended (" + clients.label + ") round " + round + "/" + settings.rounds()
+                            + ": " + contender.label(),
+                    perThread -> window(perThread, settings.window(), Long.MAX_VALUE));
             Map<Contender, Cell> cells = new EnumMap<>(Contender.class);
             windows.forEach((contender, list) -> cells.put(contender, cell(list)));
-            return new Result(clients, cells, probes, adapters.failures());
+            return new Result(clients, cells, probes, runner.failures());
         } finally {
-            adapters.close();
+            runner.close();
             RedisStats.flush(server);
         }
     }

@@ -92,34 +92,25 @@ final class HandoffWorkload {
         Map<Pairing, Map<Contender, CommandProbe.Counted>> probes = new EnumMap<>(Pairing.class);
         Map<Pairing, Map<Contender, CellFailure>> failures = new EnumMap<>(Pairing.class);
         for (Pairing pairing : Pairing.values()) {
-            OpenClients parties = new OpenClients(progress, "handoff (" + pairing.label + ")");
-            failures.put(pairing, parties.failures());
+            CellRunner runner = new CellRunner(progress, "handoff (" + pairing.label + ")");
+            failures.put(pairing, runner.failures());
             try {
-                Map<Contender, CommandProbe.Counted> pairingProbes = new EnumMap<>(Contender.class);
-                for (Contender contender : contenders) {
-                    progress.step("handoff warm-up (" + pairing.label + "): " + contender.label());
-                    parties.warmUp(contender, () -> open(contender, pairing), pair -> {
-                        session(pair, settings.warmupHandoffs());
-                        return CommandProbe.count(server, () -> session(pair, settings.probeHandoffs()).handoffs());
-                    }, pairingProbes);
-                }
-                Map<Contender, List<Session>> sessions = new EnumMap<>(Contender.class);
-                for (int round = 0; round < settings.rounds(); round++) {
-                    for (Contender contender : Rounds.order(contenders, round)) {
-                        if (parties.failed(contender)) {
-                            continue;
-                        }
-                        progress.step("handoff round " + (round + 1) + "/" + settings.rounds() + " ("
-                                + pairing.label + "): " + contender.label());
-                        parties.measure(contender, pair -> session(pair, settings.handoffsPerRound()), sessions);
-                    }
-                }
+                Map<Contender, CommandProbe.Counted> pairingProbes = runner.warmUp(contenders,
+                        contender -> "handoff warm-up (" + pairing.label + "): " + contender.label(),
+                        contender -> open(contender, pairing), pair -> {
+                            session(pair, settings.warmupHandoffs());
+                            return CommandProbe.count(server, () -> session(pair, settings.probeHandoffs()).handoffs());
+                        });
+                Map<Contender, List<Session>> sessions = runner.measure(contenders, settings.rounds(),
+                        (round, contender) -> "handoff round " + round + "/" + settings.rounds() + " ("
+                                + pairing.label + "): " + contender.label(),
+                        pair -> session(pair, settings.handoffsPerRound()));
                 Map<Contender, Cell> pairingCells = new EnumMap<>(Contender.class);
                 sessions.forEach((contender, list) -> pairingCells.put(contender, cell(list)));
                 cells.put(pairing, pairingCells);
                 probes.put(pairing, pairingProbes);
             } finally {
-                parties.close();
+                runner.close();
                 RedisStats.flush(server);
             }
         }
