@@ -3,6 +3,7 @@ package dev.leasehold.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The command line shared by the self-contained benchmarks: {@code [--smoke] [--out FILE]}.
@@ -32,6 +33,26 @@ record BenchArgs(boolean smoke, Path out) {
             }
         }
         return new BenchArgs(smoke, out);
+    }
+
+    /**
+     * Removes {@code name VALUE} from {@code args}, for an option of one benchmark's own, and returns
+     * VALUE, or null when {@code name} is absent. Run before {@link #parse}, which refuses what it
+     * does not know.
+     *
+     * @throws IllegalArgumentException with {@code missing} as its message if {@code name} is the last argument
+     */
+    static String take(List<String> args, String name, String missing) {
+        int at = args.indexOf(name);
+        if (at < 0) {
+            return null;
+        }
+        if (at + 1 == args.size()) {
+            throw new IllegalArgumentException(missing);
+        }
+        String value = args.get(at + 1);
+        args.subList(at, at + 2).clear();
+        return value;
     }
 
     /** Writes {@code report} to {@link #out()} and prints it. */

@@ -56,15 +56,10 @@ public final class ConsensusBench {
      * @throws IllegalArgumentException if the store is missing or neither zookeeper nor etcd
      */
     static String only(List<String> args) {
-        int at = args.indexOf("--only");
-        if (at < 0) {
-            return null;
-        }
-        String store = at + 1 < args.size() ? args.get(at + 1) : "";
-        if (!store.equals("zookeeper") && !store.equals("etcd")) {
+        String store = BenchArgs.take(args, "--only", "--only needs zookeeper or etcd, got ''");
+        if (store != null && !store.equals("zookeeper") && !store.equals("etcd")) {
             throw new IllegalArgumentException("--only needs zookeeper or etcd, got '" + store + "'");
         }
-        args.subList(at, at + 2).clear();
         return store;
     }
 

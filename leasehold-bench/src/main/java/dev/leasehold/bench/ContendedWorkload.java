@@ -96,57 +96,25 @@ final class ContendedWorkload {
 
     /** Measures every contender; never throws for a contender's failure, which is in {@link Result#failures()}. */
     Result run(List<Contender> contenders) {
-        Map<Contender, LockAdapter[]> adapters = new EnumMap<>(Contender.class);
-        Map<Contender, CellFailure> failures = new EnumMap<>(Contender.class);
+        CellRunner runner = new CellRunner(progress, "contended (" + clients.label + ")");
         try {
-            Map<Contender, CommandProbe.Counted> probes = new EnumMap<>(Contender.class);
-            for (Contender contender : contenders) {
-                progress.step("contended (" + clients.label + ") warm-up: " + contender.label());
-                try {
-                    LockAdapter[] perThread = open(contender);
-                    adapters.put(contender, perThread);
-                    window(perThread, settings.warmup(), Long.MAX_VALUE);
-                    probes.put(contender, CommandProbe.count(server, () -> LongStream.of(
-                            window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum()));
-                } catch (RuntimeException e) {
-                    fail(contender, e, adapters, failures);
-                }
-            }
-            Map<Contender, List<Window>> windows = new EnumMap<>(Contender.class);
-            for (int round = 0; round < settings.rounds(); round++) {
-                for (Contender contender : Rounds.order(contenders, round)) {
-                    if (failures.containsKey(contender)) {
-                        continue;
-                    }
-                    progress.step("contended (" + clients.label + ") round " + (round + 1) + "/" + settings.rounds()
-                            + ": " + contender.label());
-                    try {
-                        windows.computeIfAbsent(contender, c -> new ArrayList<>())
-                                .add(window(adapters.get(contender), settings.window(), Long.MAX_VALUE));
-                    } catch (RuntimeException e) {
-                        windows.remove(contender);
-                        fail(contender, e, adapters, failures);
-                    }
-                }
-            }
+            Map<Contender, CommandProbe.Counted> probes = runner.warmUp(contenders,
+                    contender -> "contended (" + clients.label + ") warm-up: " + contender.label(),
+                    this::open, perThread -> {
+                        window(perThread, settings.warmup(), Long.MAX_VALUE);
+                        return CommandProbe.count(server, () -> LongStream.of(
+                                window(perThread, Duration.ofDays(1), settings.probeAcquisitions()).perThread()).sum());
+                    });
+            Map<Contender, List<Window>> windows = runner.measure(contenders, settings.rounds(),
+                    (round, contender) -> "contended (" + clients.label + ") round " + round + "/" + settings.rounds()
+                            + ": " + contender.label(),
+                    perThread -> window(perThread, settings.window(), Long.MAX_VALUE));
             Map<Contender, Cell> cells = new EnumMap<>(Contender.class);
             windows.forEach((contender, list) -> cells.put(contender, cell(list)));
-            return new Result(clients, cells, probes, failures);
+            return new Result(clients, cells, probes, runner.failures());
         } finally {
-            adapters.values().forEach(ContendedWorkload::close);
+            runner.close();
             RedisStats.flush(server);
-        }
-    }
-
-    /** Records {@code contender}'s failure and closes its clients now, so it holds no lock the next ones need. */
-    private void fail(Contender contender, RuntimeException error, Map<Contender, LockAdapter[]> adapters,
-                      Map<Contender, CellFailure> failures) {
-        CellFailure failure = CellFailure.of(contender, error);
-        failures.put(contender, failure);
-        progress.step("contended (" + clients.label + ") " + contender.label() + " " + failure.report());
-        LockAdapter[] perThread = adapters.remove(contender);
-        if (perThread != null) {
-            close(perThread);
         }
     }
 
@@ -169,14 +137,6 @@ final class ContendedWorkload {
             throw e;
         }
         return perThread;
-    }
-
-    private static void close(LockAdapter[] perThread) {
-        for (int i = 0; i < perThread.length; i++) {
-            if (i == 0 || perThread[i] != perThread[0]) {
-                perThread[i].close();
-            }
-        }
     }
 
     /**

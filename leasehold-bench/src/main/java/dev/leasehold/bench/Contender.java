@@ -11,90 +11,27 @@ import java.util.List;
  */
 public enum Contender {
 
-    LEASEHOLD("Leasehold") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return LeaseholdAdapter.connect(uris.get(0), ttl);
-        }
-    },
-    REDISSON("Redisson RLock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RedissonAdapter.connect(uris.get(0), ttl);
-        }
-    },
-    REDISSON_FENCED("Redisson RFencedLock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RedissonFencedAdapter.connect(uris.get(0), ttl);
-        }
-    },
-    RAW_FLOOR("raw floor") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RawFloorAdapter.connect(uris.get(0), ttl);
-        }
-    },
-    LEASEHOLD_REDLOCK("Leasehold Redlock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return new LeaseholdAdapter(RedlockLocks.connect(uris.toArray(String[]::new)), ttl, label());
-        }
-    },
-    REDISSON_REDLOCK("RedissonRedLock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RedissonRedLockAdapter.connect(uris, ttl);
-        }
-    },
-    LEASEHOLD_FAIR("Leasehold fair lock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return LeaseholdAdapter.connect(uris.get(0), ttl, label(), LeaseholdAdapter.Kind.FAIR);
-        }
-    },
-    REDISSON_FAIR("Redisson RFairLock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RedissonAdapter.fair(uris.get(0), ttl);
-        }
-    },
-    LEASEHOLD_READ("Leasehold read lock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return LeaseholdAdapter.connect(uris.get(0), ttl, label(), LeaseholdAdapter.Kind.READ);
-        }
-    },
-    REDISSON_READ("Redisson RReadWriteLock read lock") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RedissonAdapter.read(uris.get(0), ttl);
-        }
-    },
-    LEASEHOLD_SEMAPHORE("Leasehold semaphore") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return LeaseholdAdapter.connect(uris.get(0), ttl, label(), LeaseholdAdapter.Kind.SEMAPHORE);
-        }
-    },
-    REDISSON_SEMAPHORE("Redisson RPermitExpirableSemaphore") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RedissonSemaphoreAdapter.connect(uris.get(0), ttl);
-        }
-    },
-    PUBSUB_DIRECT_FLOOR("pub/sub floor, handed over") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RawPubSubAdapter.connect(uris.get(0), ttl, RawPubSubAdapter.Mode.DIRECT, label());
-        }
-    },
-    PUBSUB_RETRY_FLOOR("pub/sub floor, woken to retry") {
-        @Override
-        LockAdapter open(List<String> uris, Duration ttl) {
-            return RawPubSubAdapter.connect(uris.get(0), ttl, RawPubSubAdapter.Mode.NOTIFY, label());
-        }
-    };
+    LEASEHOLD("Leasehold", (uris, ttl, label) -> LeaseholdAdapter.connect(uris.get(0), ttl)),
+    REDISSON("Redisson RLock", (uris, ttl, label) -> RedissonAdapter.connect(uris.get(0), ttl)),
+    REDISSON_FENCED("Redisson RFencedLock", (uris, ttl, label) -> RedissonFencedAdapter.connect(uris.get(0), ttl)),
+    RAW_FLOOR("raw floor", (uris, ttl, label) -> RawFloorAdapter.connect(uris.get(0), ttl)),
+    LEASEHOLD_REDLOCK("Leasehold Redlock",
+            (uris, ttl, label) -> new LeaseholdAdapter(RedlockLocks.connect(uris.toArray(String[]::new)), ttl, label)),
+    REDISSON_REDLOCK("RedissonRedLock", (uris, ttl, label) -> RedissonRedLockAdapter.connect(uris, ttl)),
+    LEASEHOLD_FAIR("Leasehold fair lock",
+            (uris, ttl, label) -> LeaseholdAdapter.connect(uris.get(0), ttl, label, LeaseholdAdapter.Kind.FAIR)),
+    REDISSON_FAIR("Redisson RFairLock", (uris, ttl, label) -> RedissonAdapter.fair(uris.get(0), ttl)),
+    LEASEHOLD_READ("Leasehold read lock",
+            (uris, ttl, label) -> LeaseholdAdapter.connect(uris.get(0), ttl, label, LeaseholdAdapter.Kind.READ)),
+    REDISSON_READ("Redisson RReadWriteLock read lock", (uris, ttl, label) -> RedissonAdapter.read(uris.get(0), ttl)),
+    LEASEHOLD_SEMAPHORE("Leasehold semaphore",
+            (uris, ttl, label) -> LeaseholdAdapter.connect(uris.get(0), ttl, label, LeaseholdAdapter.Kind.SEMAPHORE)),
+    REDISSON_SEMAPHORE("Redisson RPermitExpirableSemaphore",
+            (uris, ttl, label) -> RedissonSemaphoreAdapter.connect(uris.get(0), ttl)),
+    PUBSUB_DIRECT_FLOOR("pub/sub floor, handed over",
+            (uris, ttl, label) -> RawPubSubAdapter.connect(uris.get(0), ttl, RawPubSubAdapter.Mode.DIRECT, label)),
+    PUBSUB_RETRY_FLOOR("pub/sub floor, woken to retry",
+            (uris, ttl, label) -> RawPubSubAdapter.connect(uris.get(0), ttl, RawPubSubAdapter.Mode.NOTIFY, label));
 
     /** The lock ttl all workloads but the watchdog's use: Leasehold's and Redisson's default watchdog timeout. */
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
@@ -128,9 +65,11 @@ public enum Contender {
     public static final List<Contender> REDLOCK_ROW = List.of(LEASEHOLD_REDLOCK, REDISSON_REDLOCK, LEASEHOLD, REDISSON);
 
     private final String label;
+    private final Opener opener;
 
-    Contender(String label) {
+    Contender(String label, Opener opener) {
         this.label = label;
+        this.opener = opener;
     }
 
     /** The row label. */
@@ -164,5 +103,13 @@ public enum Contender {
      * @param uris the servers: the first one for single-node contenders, all of them for Redlock
      * @param ttl  the lock ttl (watchdog timeout; the raw floor's fixed PX)
      */
-    abstract LockAdapter open(List<String> uris, Duration ttl);
+    LockAdapter open(List<String> uris, Duration ttl) {
+        return opener.open(uris, ttl, label);
+    }
+
+    /** How a contender connects its client; given the row label so that adapters can show it. */
+    @FunctionalInterface
+    private interface Opener {
+        LockAdapter open(List<String> uris, Duration ttl, String label);
+    }
 }

@@ -81,11 +81,10 @@ public final class ContentionBench {
      * @throws IllegalArgumentException if N is missing or not a positive number
      */
     static int rounds(List<String> args) {
-        int at = args.indexOf("--rounds");
-        if (at < 0) {
+        String value = BenchArgs.take(args, "--rounds", "--rounds needs a positive number of rounds, got ''");
+        if (value == null) {
             return 7;
         }
-        String value = at + 1 < args.size() ? args.get(at + 1) : "";
         int rounds;
         try {
             rounds = Integer.parseInt(value);
@@ -95,7 +94,6 @@ public final class ContentionBench {
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds needs a positive number of rounds, got '" + value + "'");
         }
-        args.subList(at, at + 2).clear();
         return rounds;
     }
 

@@ -92,62 +92,29 @@ final class HandoffWorkload {
         Map<Pairing, Map<Contender, CommandProbe.Counted>> probes = new EnumMap<>(Pairing.class);
         Map<Pairing, Map<Contender, CellFailure>> failures = new EnumMap<>(Pairing.class);
         for (Pairing pairing : Pairing.values()) {
-            Map<Contender, LockAdapter[]> parties = new EnumMap<>(Contender.class);
-            Map<Contender, CellFailure> pairingFailures = new EnumMap<>(Contender.class);
-            failures.put(pairing, pairingFailures);
+            CellRunner runner = new CellRunner(progress, "handoff (" + pairing.label + ")");
+            failures.put(pairing, runner.failures());
             try {
-                Map<Contender, CommandProbe.Counted> pairingProbes = new EnumMap<>(Contender.class);
-                for (Contender contender : contenders) {
-                    progress.step("handoff warm-up (" + pairing.label + "): " + contender.label());
-                    try {
-                        LockAdapter[] pair = open(contender, pairing);
-                        parties.put(contender, pair);
-                        session(pair, settings.warmupHandoffs());
-                        pairingProbes.put(contender, CommandProbe.count(server,
-                                () -> session(pair, settings.probeHandoffs()).handoffs()));
-                    } catch (RuntimeException e) {
-                        fail(contender, pairing, e, parties, pairingFailures);
-                    }
-                }
-                Map<Contender, List<Session>> sessions = new EnumMap<>(Contender.class);
-                for (int round = 0; round < settings.rounds(); round++) {
-                    for (Contender contender : Rounds.order(contenders, round)) {
-                        if (pairingFailures.containsKey(contender)) {
-                            continue;
-                        }
-                        progress.step("handoff round " + (round + 1) + "/" + settings.rounds() + " ("
-                                + pairing.label + "): " + contender.label());
-                        try {
-                            sessions.computeIfAbsent(contender, c -> new ArrayList<>())
-                                    .add(session(parties.get(contender), settings.handoffsPerRound()));
-                        } catch (RuntimeException e) {
-                            sessions.remove(contender);
-                            fail(contender, pairing, e, parties, pairingFailures);
-                        }
-                    }
-                }
+                Map<Contender, CommandProbe.Counted> pairingProbes = runner.warmUp(contenders,
+                        contender -> "handoff warm-up (" + pairing.label + "): " + contender.label(),
+                        contender -> open(contender, pairing), pair -> {
+                            session(pair, settings.warmupHandoffs());
+                            return CommandProbe.count(server, () -> session(pair, settings.probeHandoffs()).handoffs());
+                        });
+                Map<Contender, List<Session>> sessions = runner.measure(contenders, settings.rounds(),
+                        (round, contender) -> "handoff round " + round + "/" + settings.rounds() + " ("
+                                + pairing.label + "): " + contender.label(),
+                        pair -> session(pair, settings.handoffsPerRound()));
                 Map<Contender, Cell> pairingCells = new EnumMap<>(Contender.class);
                 sessions.forEach((contender, list) -> pairingCells.put(contender, cell(list)));
                 cells.put(pairing, pairingCells);
                 probes.put(pairing, pairingProbes);
             } finally {
-                parties.values().forEach(HandoffWorkload::close);
+                runner.close();
                 RedisStats.flush(server);
             }
         }
         return new Result(cells, probes, failures);
-    }
-
-    /** Records {@code contender}'s failure in {@code pairing} and closes its clients now, so it holds no lock the next ones need. */
-    private void fail(Contender contender, Pairing pairing, RuntimeException error, Map<Contender, LockAdapter[]> parties,
-                      Map<Contender, CellFailure> failures) {
-        CellFailure failure = CellFailure.of(contender, error);
-        failures.put(contender, failure);
-        progress.step("handoff (" + pairing.label + ") " + contender.label() + " " + failure.report());
-        LockAdapter[] pair = parties.remove(contender);
-        if (pair != null) {
-            close(pair);
-        }
     }
 
     /** The two parties' clients; if the second fails to open, the first is closed. */
@@ -162,13 +129,6 @@ final class HandoffWorkload {
         } catch (RuntimeException e) {
             first.close();
             throw e;
-        }
-    }
-
-    private static void close(LockAdapter[] pair) {
-        pair[0].close();
-        if (pair[1] != pair[0]) {
-            pair[1].close();
         }
     }
 

@@ -101,17 +101,8 @@ public final class HerdBench {
      * @throws IllegalArgumentException if the value is missing
      */
     static String option(List<String> args, String name) {
-        int at = args.indexOf(name);
-        if (at < 0) {
-            return null;
-        }
-        if (at + 1 == args.size()) {
-            throw new IllegalArgumentException(name + " needs a value, e.g. " + name + " "
-                    + (name.equals("--contenders") ? "LEASEHOLD,REDISSON" : "10"));
-        }
-        String value = args.get(at + 1);
-        args.subList(at, at + 2).clear();
-        return value;
+        return BenchArgs.take(args, name, name + " needs a value, e.g. " + name + " "
+                + (name.equals("--contenders") ? "LEASEHOLD,REDISSON" : "10"));
     }
 
     /** Starts a redis-server, measures every cell, stops the server. */

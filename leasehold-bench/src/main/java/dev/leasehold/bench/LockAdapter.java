@@ -2,6 +2,7 @@ package dev.leasehold.bench;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -75,6 +76,20 @@ public interface LockAdapter extends AutoCloseable {
 
         /** Blocks until the lock is held, however long that takes. */
         Held acquire();
+
+        /**
+         * A handle on {@code lock}, a lock owned by the thread that locks it (Redisson's RLocks and
+         * Redlock, Spring Integration's registry locks): {@code lock()} to acquire, {@code unlock()}
+         * to release, no fencing token. One {@link Held} serves every acquisition, since the
+         * release needs nothing from it.
+         */
+        static Handle locking(Lock lock) {
+            Held held = Held.of(NO_TOKEN, lock::unlock);
+            return () -> {
+                lock.lock();
+                return held;
+            };
+        }
     }
 
     /** One acquisition. */

@@ -13,17 +13,16 @@ import java.time.Duration;
  * (a) A Leasehold lock (Redis) around a read-modify-write of the PostgreSQL row, with the lease's
  * token admitted by {@link JdbcFenceGuard} in the same transaction: the pattern README's first example teaches.
  */
-final class LockedStock implements StockStrategy {
+final class LockedStock extends PostgresStock {
 
     private final LockClient locks;
     private final DistributedLock lock;
-    private final DataSource dataSource;
     private final JdbcFenceGuard guard = new JdbcFenceGuard();
 
     LockedStock(LockClient locks, DataSource dataSource) throws Exception {
+        super(dataSource);
         this.locks = locks;
         this.lock = locks.lock("bench:stock:1");
-        this.dataSource = dataSource;
         try (Connection connection = dataSource.getConnection()) {
             guard.createTableIfMissing(connection);
         }
@@ -35,21 +34,11 @@ final class LockedStock implements StockStrategy {
     }
 
     @Override
-    public void reset(long units) throws Exception {
-        StockSql.reset(dataSource, units);
-    }
-
-    @Override
     public boolean sell() throws Exception {
         try (Lease lease = lock.acquire(Duration.ofSeconds(30)); Connection connection = dataSource.getConnection()) {
             return StockSql.sellOne(connection, "SELECT units FROM stock WHERE id = 1",
                     inTransaction -> guard.admit(inTransaction, "stock:1", lease.token()));
         }
-    }
-
-    @Override
-    public long left() throws Exception {
-        return StockSql.left(dataSource);
     }
 
     @Override

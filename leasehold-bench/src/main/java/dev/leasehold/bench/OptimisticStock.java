@@ -7,13 +7,12 @@ import java.sql.ResultSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** (c) No lock: read the count and its version, write only if the version did not change, else retry. */
-final class OptimisticStock implements StockStrategy {
+final class OptimisticStock extends PostgresStock {
 
-    private final DataSource dataSource;
     private final AtomicLong retries = new AtomicLong();
 
     OptimisticStock(DataSource dataSource) {
-        this.dataSource = dataSource;
+        super(dataSource);
     }
 
     @Override
@@ -23,7 +22,7 @@ final class OptimisticStock implements StockStrategy {
 
     @Override
     public void reset(long units) throws Exception {
-        StockSql.reset(dataSource, units);
+        super.reset(units);
         retries.set(0);
     }
 
@@ -54,16 +53,7 @@ final class OptimisticStock implements StockStrategy {
     }
 
     @Override
-    public long left() throws Exception {
-        return StockSql.left(dataSource);
-    }
-
-    @Override
     public long retries() {
         return retries.get();
-    }
-
-    @Override
-    public void close() {
     }
 }

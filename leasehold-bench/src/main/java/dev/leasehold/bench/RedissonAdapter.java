@@ -50,12 +50,7 @@ final class RedissonAdapter implements LockAdapter {
 
     @Override
     public Handle lock(String name) {
-        RLock lock = kind.apply(client, name);
-        Held held = Held.of(NO_TOKEN, lock::unlock);
-        return () -> {
-            lock.lock();
-            return held;
-        };
+        return Handle.locking(kind.apply(client, name));
     }
 
     @Override

@@ -30,12 +30,8 @@ final class RedissonRedLockAdapter implements LockAdapter {
 
     @Override
     public Handle lock(String name) {
-        RedissonRedLock lock = new RedissonRedLock(clients.stream().map(c -> c.getLock(name)).toArray(RLock[]::new));
-        Held held = Held.of(NO_TOKEN, lock::unlock);
-        return () -> {
-            lock.lock();
-            return held;
-        };
+        RLock[] locks = clients.stream().map(c -> c.getLock(name)).toArray(RLock[]::new);
+        return Handle.locking(new RedissonRedLock(locks));
     }
 
     @Override

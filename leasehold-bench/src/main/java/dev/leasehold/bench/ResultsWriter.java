@@ -150,15 +150,8 @@ final class ResultsWriter {
         md.append("\n| contender | commands per acquire + release | keys left after all releases |\n| --- | --- | --- |\n");
         for (Contender contender : result.cells().keySet()) {
             CommandProbe.Counted probe = result.probes().get(contender);
-            KeyCensus keys = KeyCensus.EMPTY;
-            long releases = 0;
-            for (UncontendedWorkload.Cell cell : result.cells().get(contender).values()) {
-                keys = keys.plus(cell.keysLeft());
-                releases += cell.releases();
-            }
             md.append("| ").append(contender.label()).append(" | ").append(Fmt.one(probe.perOperation()))
-                    .append(" (").append(breakdown(probe)).append(") | ").append(describeKeys(keys))
-                    .append(" after ").append(Fmt.count(releases)).append(" releases |\n");
+                    .append(" (").append(breakdown(probe)).append(") | ").append(keysLeft(result, contender)).append(" |\n");
         }
         md.append('\n');
     }
@@ -183,25 +176,15 @@ final class ResultsWriter {
                     .append(Fmt.spread(cell.throughput(), Fmt::count)).append(" | ")
                     .append(contender.peer() == contender ? "1"
                             : Fmt.spread(Spread.ratios(cell.opsPerSecond(), peer.opsPerSecond()), Fmt::ratio))
-                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
-                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
-                    .append(" | ").append(Fmt.spread(Spread.of(cell.clientCpuMicrosPerOp()), Fmt::one))
-                    .append(" |\n");
+                    .append(latencyAndCpu(cell));
         }));
         md.append("\n| contender | commands sent per acquire + release | commands the server ran per acquire + release "
                         + "(scripts' included) | keys left after all releases |\n| --- | --- | --- | --- |\n");
         for (Contender contender : result.cells().keySet()) {
             CommandProbe.Counted probe = result.probes().get(contender);
-            KeyCensus keys = KeyCensus.EMPTY;
-            long releases = 0;
-            for (UncontendedWorkload.Cell cell : result.cells().get(contender).values()) {
-                keys = keys.plus(cell.keysLeft());
-                releases += cell.releases();
-            }
             md.append("| ").append(contender.label()).append(" | ").append(perOperation(probe))
                     .append(" | ").append(serverPerOperation(probe))
-                    .append(" | ").append(describeKeys(keys)).append(" after ").append(Fmt.count(releases))
-                    .append(" releases |\n");
+                    .append(" | ").append(keysLeft(result, contender)).append(" |\n");
         }
         md.append('\n');
     }
@@ -219,10 +202,7 @@ final class ResultsWriter {
                 md.append(" | ").append(reference == contender ? "1" : Fmt.spread(
                         Spread.ratios(cell.opsPerSecond(), other.opsPerSecond()), Fmt::ratio));
             }
-            md.append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound()))
-                    .append(" | ").append(latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound()))
-                    .append(" | ").append(Fmt.spread(Spread.of(cell.clientCpuMicrosPerOp()), Fmt::one))
-                    .append(" |\n");
+            md.append(latencyAndCpu(cell));
         }));
     }
 
@@ -391,6 +371,18 @@ final class ResultsWriter {
     }
 
     /** Latency of all rounds together, with the spread of the per-round values. */
+    /** An uncontended cell's last columns: p50, p99 and client CPU per operation, ending the row. */
+    private static String latencyAndCpu(UncontendedWorkload.Cell cell) {
+        return " | " + latency(cell.latencyNanos().getValueAtPercentile(50), cell.p50PerRound())
+                + " | " + latency(cell.latencyNanos().getValueAtPercentile(99), cell.p99PerRound())
+                + " | " + Fmt.spread(Spread.of(cell.clientCpuMicrosPerOp()), Fmt::one) + " |\n";
+    }
+
+    /** The keys {@code contender} left after all its releases, and how many releases that was. */
+    private static String keysLeft(UncontendedWorkload.Result result, Contender contender) {
+        return describeKeys(result.keysLeft(contender)) + " after " + Fmt.count(result.releases(contender)) + " releases";
+    }
+
     private static String latency(double allRounds, List<Double> perRound) {
         Spread spread = Spread.of(perRound);
         return Fmt.ms(allRounds) + " [" + Fmt.ms(spread.min()) + "–" + Fmt.ms(spread.max()) + "]";

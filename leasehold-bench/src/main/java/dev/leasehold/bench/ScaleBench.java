@@ -97,13 +97,9 @@ public final class ScaleBench {
     public static void main(String[] args) throws Exception {
         List<String> rest = new ArrayList<>(Arrays.asList(args));
         List<Part> parts = List.of(Part.values());
-        int only = rest.indexOf("--only");
-        if (only >= 0) {
-            if (only + 1 == rest.size()) {
-                throw new IllegalArgumentException("--only needs a part: leases or names");
-            }
-            parts = List.of(part(rest.get(only + 1)));
-            rest.subList(only, only + 2).clear();
+        String only = BenchArgs.take(rest, "--only", "--only needs a part: leases or names");
+        if (only != null) {
+            parts = List.of(part(only));
         }
         BenchArgs parsed = BenchArgs.parse(rest.toArray(String[]::new), "ScaleBench [--only leases|names]",
                 Path.of("leasehold-bench", "SCALE.md"));

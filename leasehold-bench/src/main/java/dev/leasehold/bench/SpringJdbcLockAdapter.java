@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.locks.Lock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -80,11 +79,7 @@ final class SpringJdbcLockAdapter implements LockAdapter {
 
     @Override
     public Handle lock(String name) {
-        Lock lock = registry.obtain(name);
-        return () -> {
-            lock.lock();
-            return Held.of(NO_TOKEN, lock::unlock);
-        };
+        return Handle.locking(registry.obtain(name));
     }
 
     /** Deletes this client's lock rows, as the repository does when its application context closes. */

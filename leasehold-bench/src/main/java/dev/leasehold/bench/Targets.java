@@ -126,12 +126,8 @@ final class Targets {
             checks.add(new Check("Uncontended, " + threads + " thread(s): ≥ " + wanted + "× the raw floor's throughput",
                     Fmt.spread(ratio, Fmt::ratio), ratio.median() >= wanted));
         }
-        KeyCensus keys = KeyCensus.EMPTY;
-        long releases = 0;
-        for (UncontendedWorkload.Cell cell : leasehold.values()) {
-            keys = keys.plus(cell.keysLeft());
-            releases += cell.releases();
-        }
+        KeyCensus keys = result.keysLeft(Contender.LEASEHOLD);
+        long releases = result.releases(Contender.LEASEHOLD);
         checks.add(new Check("Uncontended: no key left after release", "lock keys: " + keys.lockKeys() + "; all keys: "
                 + ResultsWriter.describeKeys(keys) + ", after " + Fmt.count(releases) + " releases", keys.keys() == 0));
     }

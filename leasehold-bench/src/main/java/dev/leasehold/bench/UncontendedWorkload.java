@@ -52,6 +52,16 @@ final class UncontendedWorkload {
      * @param probes contender to its probe (operations: acquire + release pairs on one thread)
      */
     record Result(Map<Contender, Map<Integer, Cell>> cells, Map<Contender, CommandProbe.Counted> probes) {
+
+        /** The keys {@code contender} left after its releases, over all its thread counts and rounds. */
+        KeyCensus keysLeft(Contender contender) {
+            return cells.get(contender).values().stream().map(Cell::keysLeft).reduce(KeyCensus.EMPTY, KeyCensus::plus);
+        }
+
+        /** The releases {@code contender} made, over all its thread counts and rounds. */
+        long releases(Contender contender) {
+            return cells.get(contender).values().stream().mapToLong(Cell::releases).sum();
+        }
     }
 
     private final List<RedisServer> servers;

@@ -8,6 +8,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,16 +89,58 @@ class FailingCellTest {
         }
     }
 
+    @Test
+    @Timeout(120)
+    void aContenderFailingInAMeasuredRoundGetsNoCellAndEachOfItsClientsIsClosedOnce() {
+        Progress progress = new Progress(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        Set<String> names = ConcurrentHashMap.newKeySet();
+        AtomicInteger opened = new AtomicInteger();
+        AtomicInteger closed = new AtomicInteger();
+        try (RedisServer server = RedisServer.builder().start()) {
+            // Each window takes a fresh name: the warm-up's and the probe's pass, the first round's throws.
+            ContendedWorkload.Result result = new ContendedWorkload(server, BenchSettings.smoke().contended(), progress,
+                    ContendedWorkload.Clients.CLIENT_PER_THREAD, (contender, uris) -> {
+                        LockAdapter real = contender.open(uris, Contender.DEFAULT_TTL);
+                        if (contender != Contender.REDISSON_FAIR) {
+                            return real;
+                        }
+                        opened.incrementAndGet();
+                        return failingAfter(2, real, names, closed, real.label());
+                    }).run(Contender.CLIENT_PER_THREAD);
+
+            assertThat(result.failures()).containsOnlyKeys(Contender.REDISSON_FAIR);
+            assertThat(result.failures().get(Contender.REDISSON_FAIR).message()).isEqualTo("IllegalStateException: " + MESSAGE);
+            assertThat(result.probes()).containsKey(Contender.REDISSON_FAIR);
+            assertThat(result.cells()).containsOnlyKeys(Contender.LEASEHOLD, Contender.REDISSON, Contender.LEASEHOLD_FAIR);
+            assertThat(opened.get()).isEqualTo(BenchSettings.smoke().contended().threads());
+            assertThat(closed).hasValue(opened.get());
+        }
+    }
+
     /** A client whose every acquire throws the way Redisson's did under contention. */
     private static LockAdapter failing(Contender contender) {
+        return failingAfter(0, null, ConcurrentHashMap.newKeySet(), new AtomicInteger(), contender.label());
+    }
+
+    /**
+     * A client labelled {@code label} whose acquires throw as {@link #failing} does from the lock name
+     * after the first {@code passing} names in {@code names} (shared by a contender's clients), which go
+     * to {@code real}; each close counts in {@code closed} and closes {@code real}, if any.
+     */
+    private static LockAdapter failingAfter(int passing, LockAdapter real, Set<String> names, AtomicInteger closed,
+                                            String label) {
         return new LockAdapter() {
             @Override
             public String label() {
-                return contender.label();
+                return label;
             }
 
             @Override
             public Handle lock(String name) {
+                names.add(name);
+                if (names.size() <= passing) {
+                    return real.lock(name);
+                }
                 return () -> {
                     throw new IllegalStateException(MESSAGE);
                 };
@@ -103,6 +148,10 @@ class FailingCellTest {
 
             @Override
             public void close() {
+                closed.incrementAndGet();
+                if (real != null) {
+                    real.close();
+                }
             }
         };
     }

@@ -1,6 +1,7 @@
 package dev.leasehold.launcher;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -9,12 +10,30 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Deletes a server's working directory. */
+/** Creates and deletes a server's working directory. */
 final class Directories {
 
     private static final Logger LOG = LoggerFactory.getLogger(Directories.class);
 
     private Directories() {
+    }
+
+    /**
+     * Creates a fresh temporary directory named {@code prefix...} for {@code server} (a name for the
+     * message, e.g. {@code PostgreSQL}) and has the {@link ShutdownReaper} track it, so that it goes
+     * when the JVM exits if {@link #deleteRegistered} is never called.
+     *
+     * @throws UncheckedIOException if the directory cannot be created
+     */
+    static Path createRegistered(String prefix, String server) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory(prefix);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory for " + server, e);
+        }
+        ShutdownReaper.register(dir);
+        return dir;
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,12 +47,8 @@ public final class NamespaceNetwork implements AutoCloseable {
     /** One path for every JVM (not java.io.tmpdir, which a build may set per module). */
     private static final Path LOCK_FILE = Path.of("/tmp", "leasehold-netns.lock");
     private static final int MAX_HOSTS = 200;
-    private static final Set<NamespaceNetwork> OPEN = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(NamespaceNetwork::closeQuietly),
-                "leasehold-netns-reaper"));
-    }
+    /** What a close at exit fails to delete, the next {@link #create(int)} sweeps. */
+    private static final OpenAtExit<NamespaceNetwork> OPEN = new OpenAtExit<>("leasehold-netns-reaper", NamespaceNetwork::close);
 
     private final String id;
     private final int subnet;
@@ -257,14 +252,6 @@ public final class NamespaceNetwork implements AutoCloseable {
             steps.add(() -> ip("link", "del", bridge()));
         }
         CloseAll.each(steps, Runnable::run);
-    }
-
-    private void closeQuietly() {
-        try {
-            close();
-        } catch (RuntimeException e) {
-            // the JVM is exiting: the next create() sweeps what is left
-        }
     }
 
     private void closeQuietly(RuntimeException failure) {

@@ -5,11 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Debian's PgBouncer ({@code apt-get install pgbouncer}) in <b>transaction pooling</b> in front of a
@@ -50,17 +47,11 @@ public final class PgBouncer implements AutoCloseable {
      */
     public static PgBouncer start(PostgresServer server) {
         Path binary = binary();
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("leasehold-pgbouncer-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary directory for PgBouncer", e);
-        }
-        ShutdownReaper.register(dir);
+        Path dir = Directories.createRegistered("leasehold-pgbouncer-", "PgBouncer");
         try {
             int port = FreePorts.find();
             Path config = writeConfig(dir, server, port);
-            Process process = new ProcessBuilder(PostgresServer.asServerUser(List.of(binary.toString(), config.toString())))
+            Process process = new ProcessBuilder(ServerUser.wrap(List.of(binary.toString(), config.toString())))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
                     .start();
@@ -148,26 +139,17 @@ public final class PgBouncer implements AutoCloseable {
                 "ignore_startup_parameters = extra_float_digits",
                 "logfile = " + dir.resolve("pgbouncer.log"),
                 ""), StandardCharsets.UTF_8);
-        if (PostgresServer.runningAsRoot()) {
-            UserPrincipal postgres = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
-            for (Path path : List.of(dir, users, config)) {
-                Files.setOwner(path, postgres);
-            }
-        }
+        ServerUser.own(dir, users, config);
         return config;
     }
 
     private void awaitReady() {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (!log().contains(READY)) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                String why = process.isAlive() ? "did not become ready within " + START_TIMEOUT : "exited";
-                String log = log() + readQuietly(dir.resolve("stdout.log"));
-                close();
-                throw new IllegalStateException("PgBouncer on port " + port + " " + why + "; log:\n" + log);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        StartWait.untilReady(process, START_TIMEOUT, () -> log().contains(READY), why -> {
+            // read before close(), which deletes the directory the logs are in
+            String log = log() + readQuietly(dir.resolve("stdout.log"));
+            close();
+            return new IllegalStateException("PgBouncer on port " + port + " " + why + "; log:\n" + log);
+        });
     }
 
     private String log() {

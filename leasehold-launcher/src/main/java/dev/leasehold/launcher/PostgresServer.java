@@ -5,17 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +41,8 @@ public final class PostgresServer implements AutoCloseable {
     private static final int PORT_ATTEMPTS = 3;
 
     /** Servers not yet closed, killed whole by a shutdown hook: the JVM-wide reaper kills only the postmaster, and frozen backends would outlive it. */
-    private static final Set<PostgresServer> OPEN = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(PostgresServer::killQuietly),
-                "leasehold-postgres-reaper"));
-    }
+    private static final OpenAtExit<PostgresServer> OPEN = new OpenAtExit<>("leasehold-postgres-reaper",
+            PostgresServer::killAtExit);
 
     private final Path bin;
     private final Path dir;
@@ -78,13 +69,7 @@ public final class PostgresServer implements AutoCloseable {
      */
     public static PostgresServer start() {
         Path bin = PostgresBinaries.locate();
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("leasehold-pg-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary directory for PostgreSQL", e);
-        }
-        ShutdownReaper.register(dir);
+        Path dir = Directories.createRegistered("leasehold-pg-", "PostgreSQL");
         try {
             String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
             TestSecrets.record(password);
@@ -238,12 +223,8 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
-    private void killQuietly() {
-        try {
-            ProcessTree.killAndWait(process.toHandle(), frozen, EXIT_TIMEOUT);
-        } catch (RuntimeException e) {
-            // the JVM is exiting: nobody is left to report to
-        }
+    private void killAtExit() {
+        ProcessTree.killAndWait(process.toHandle(), frozen, EXIT_TIMEOUT);
     }
 
     /**
@@ -273,12 +254,8 @@ public final class PostgresServer implements AutoCloseable {
         Path pwfile = dir.resolve("pwfile");
         try {
             Files.writeString(pwfile, password + "\n", StandardCharsets.UTF_8);
-            if (runningAsRoot()) {
-                UserPrincipal postgres = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
-                Files.setOwner(dir, postgres);
-                Files.setOwner(pwfile, postgres);
-            }
-            List<String> command = asServerUser(List.of(bin.resolve("initdb").toString(), "-D", data(dir).toString(),
+            ServerUser.own(dir, pwfile);
+            List<String> command = ServerUser.wrap(List.of(bin.resolve("initdb").toString(), "-D", data(dir).toString(),
                     "-U", USER, "--pwfile=" + pwfile, "--auth-host=scram-sha-256", "--auth-local=reject",
                     "--no-sync", "--encoding=UTF8", "--locale=C.UTF-8"));
             Exec.Result result = Exec.run(START_TIMEOUT, command.toArray(String[]::new));
@@ -307,7 +284,7 @@ public final class PostgresServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + log, e);
         }
-        List<String> command = new ArrayList<>(asServerUser(List.of(bin.resolve("postgres").toString(), "-D", data(dir).toString(),
+        List<String> command = new ArrayList<>(ServerUser.wrap(List.of(bin.resolve("postgres").toString(), "-D", data(dir).toString(),
                 "-p", Integer.toString(port), "-c", "listen_addresses=" + HOST, "-c", "unix_socket_directories=",
                 "-c", "fsync=off", "-c", "full_page_writes=off",
                 "-c", "max_connections=200")));
@@ -326,15 +303,10 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     private void awaitReady(Path log, long offset) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (!logSince(log, offset).contains(READY)) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                String why = process.isAlive() ? "did not become ready within " + START_TIMEOUT : "exited";
-                kill();
-                throw new IllegalStateException("PostgreSQL on port " + port + " " + why + "; log:\n" + logTail(20));
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        StartWait.untilReady(process, START_TIMEOUT, () -> logSince(log, offset).contains(READY), why -> {
+            kill();
+            return new IllegalStateException("PostgreSQL on port " + port + " " + why + "; log:\n" + logTail(20));
+        });
     }
 
     private static String logSince(Path log, long offset) {
@@ -349,24 +321,6 @@ public final class PostgresServer implements AutoCloseable {
 
     private static void awaitExit(Process target) {
         Uninterruptibly.awaitExit(target, EXIT_TIMEOUT, "PostgreSQL");
-    }
-
-    /** {@code command} run as the {@code postgres} user when this JVM is root (PostgreSQL and PgBouncer refuse root). */
-    static List<String> asServerUser(List<String> command) {
-        if (!runningAsRoot()) {
-            return command;
-        }
-        List<String> wrapped = new ArrayList<>(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"));
-        wrapped.addAll(command);
-        return wrapped;
-    }
-
-    static boolean runningAsRoot() {
-        try {
-            return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue() == 0;
-        } catch (IOException | UnsupportedOperationException e) {
-            return "root".equals(System.getProperty("user.name"));
-        }
     }
 
     private static Path data(Path dir) {
