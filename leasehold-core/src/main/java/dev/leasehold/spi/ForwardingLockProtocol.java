@@ -14,10 +14,23 @@ import java.util.concurrent.CompletableFuture;
 public abstract class ForwardingLockProtocol implements LockProtocol {
 
     private final LockProtocol delegate;
+    /** The decorator changes single renewals and not rounds: its rounds go one by one through it. */
+    private final boolean roundsOneByOne;
 
     /** @throws NullPointerException if delegate is null */
     protected ForwardingLockProtocol(LockProtocol delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.roundsOneByOne = overridden("renew", String.class, String.class, Duration.class)
+                && !overridden("renew", RenewalRound.class);
+    }
+
+    /** Whether the decorator (a subclass) declares the public method {@code name} itself. */
+    private boolean overridden(String name, Class<?>... parameters) {
+        try {
+            return getClass().getMethod(name, parameters).getDeclaringClass() != ForwardingLockProtocol.class;
+        } catch (NoSuchMethodException notALockProtocolMethod) {
+            throw new IllegalStateException(notALockProtocolMethod);
+        }
     }
 
     /** The protocol every call goes to unless overridden. */
@@ -66,13 +79,17 @@ public abstract class ForwardingLockProtocol implements LockProtocol {
     }
 
     /**
-     * Forwarded whole, so the wrapped backend batches the round. A decorator that overrides
-     * {@link #renew(String, String, Duration)} must override this too, with
-     * {@link RenewalRound#renewOneByOne}, or the watchdog's renewals skip it.
+     * Forwarded whole, so the wrapped backend batches the round; but the rounds of a decorator that
+     * overrides {@link #renew(String, String, Duration)} and not this go lease by lease through that
+     * override ({@link RenewalRound#renewOneByOne}), so the watchdog's renewals never skip it.
      */
     @Override
     public void renew(RenewalRound round) {
-        delegate.renew(round);
+        if (roundsOneByOne) {
+            RenewalRound.renewOneByOne(round, this);
+        } else {
+            delegate.renew(round);
+        }
     }
 
     @Override

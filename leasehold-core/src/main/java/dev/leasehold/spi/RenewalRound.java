@@ -51,8 +51,8 @@ public interface RenewalRound {
      * {@link LockProtocol#renew(String, String, Duration)}, one call each, answering each lease
      * from its future (a call that throws fails its lease alone), then calls
      * {@link LockProtocol#flushRenewals()} once. It is {@link LockProtocol#renew(RenewalRound)}'s
-     * default, and what a decorator that changes single renewals must use for rounds too (through
-     * {@link ForwardingLockProtocol} a round would reach the wrapped protocol without it).
+     * default, and what {@link ForwardingLockProtocol} does for a decorator that changes single
+     * renewals and not rounds.
      */
     static void renewOneByOne(RenewalRound round, LockProtocol protocol) {
         for (int i = 0; i < round.size(); i++) {

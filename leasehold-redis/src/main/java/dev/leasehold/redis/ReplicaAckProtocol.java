@@ -8,7 +8,6 @@ import dev.leasehold.spi.Attempt;
 import dev.leasehold.spi.ForwardingLockProtocol;
 import dev.leasehold.spi.LockProtocol;
 import dev.leasehold.spi.ReleaseSignal;
-import dev.leasehold.spi.RenewalRound;
 import dev.leasehold.redis.internal.RedisDeployment;
 
 import java.time.Duration;
@@ -72,16 +71,6 @@ final class ReplicaAckProtocol extends ForwardingLockProtocol {
                     }
                     return true;
                 }));
-    }
-
-    /**
-     * The watchdog's renewals one by one through {@link #renew(String, String, Duration)}, so each
-     * waits for its replicas: forwarded whole, the round would reach the wrapped protocol's batch
-     * and count without any acknowledgement.
-     */
-    @Override
-    public void renew(RenewalRound round) {
-        RenewalRound.renewOneByOne(round, this);
     }
 
     private CompletableFuture<Long> acknowledged(String name) {

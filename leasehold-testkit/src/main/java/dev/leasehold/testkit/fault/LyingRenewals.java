@@ -2,7 +2,6 @@ package dev.leasehold.testkit.fault;
 
 import dev.leasehold.spi.ForwardingLockProtocol;
 import dev.leasehold.spi.LockProtocol;
-import dev.leasehold.spi.RenewalRound;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,12 +25,6 @@ public final class LyingRenewals extends ForwardingLockProtocol {
     public CompletableFuture<Boolean> renew(String name, String holder, Duration ttl) {
         return delegate().renew(name, holder, ttl).completeOnTimeout(true, 100, TimeUnit.MILLISECONDS)
                 .exceptionally(unreachable -> true);
-    }
-
-    /** The watchdog's renewals one by one through {@link #renew(String, String, Duration)}, so each lies too. */
-    @Override
-    public void renew(RenewalRound round) {
-        RenewalRound.renewOneByOne(round, this);
     }
 
     /**
