@@ -1,0 +1,185 @@
+package dev.leasehold.jdbc;
+
+import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
+import dev.leasehold.ReleaseStatus;
+import dev.leasehold.testkit.fault.FaultProxy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static dev.leasehold.testkit.junit.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A lease-table transaction whose COMMIT the database carried out but whose answer the client never
+ * got: the connection is reset between the commit and its reply (a {@link FaultProxy} holds the
+ * replies while the commit runs, then cuts every connection). pgjdbc reports a broken connection,
+ * and the client tries the call again on a new one, which finds the first attempt's work done.
+ *
+ * <p>The commit is held open on the server by a deferred constraint trigger of this test's own table
+ * that waits for an advisory lock the test holds: the test sees the COMMIT waiting, holds the
+ * replies, lets the commit go, and cuts the connection once its effect is visible.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class JdbcLostCommitAnswerTest {
+
+    /** The advisory lock key the gate trigger waits for. */
+    private static final long GATE = 7_331_001L;
+    /** Long enough that the transaction bounds (lock wait 2/3 of it) never end the held commit first. */
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(15);
+
+    private final String table = "lost_answer_" + Long.toHexString(System.nanoTime());
+    private FaultProxy proxy;
+    private JdbcLockClient cut;
+    private JdbcLockClient direct;
+    private Connection gate;
+
+    @BeforeEach
+    void start() throws SQLException {
+        proxy = FaultProxy.start(SharedDatabase.server().host(), SharedDatabase.server().port());
+        PGSimpleDataSource behindProxy = new PGSimpleDataSource();
+        behindProxy.setURL("jdbc:postgresql://" + proxy.host() + ":" + proxy.port() + "/postgres");
+        behindProxy.setUser(SharedDatabase.server().user());
+        behindProxy.setPassword(SharedDatabase.server().password());
+        behindProxy.setConnectTimeout(5);
+        behindProxy.setSocketTimeout(10);
+        cut = JdbcLocks.builder(behindProxy).table(table).operationTimeout(OPERATION_TIMEOUT).build();
+        direct = JdbcLocks.builder(SharedDatabase.pool()).table(table).build();
+        gate = TestDatabase.dataSource(SharedDatabase.server()).getConnection();
+    }
+
+    @AfterEach
+    void stop() throws SQLException {
+        try {
+            gate.close();
+            cut.close();
+            direct.close();
+            proxy.close();
+        } finally {
+            TestDatabase.execute(SharedDatabase.server(), "DROP TABLE IF EXISTS " + table + ", " + table + "_leader, "
+                    + table + "_break; DROP SEQUENCE IF EXISTS " + table + "_token; DROP FUNCTION IF EXISTS " + table + "_gate()");
+        }
+    }
+
+    /**
+     * Failed before: the retried DELETE found no row (the first one's commit had removed it) and the
+     * release reported ALREADY_LOST, with the lease-lost event and warning, for a lease held to the end.
+     */
+    @Test
+    void aReleaseWhoseCommitAnswerIsLostIsAReleaseNotALoss() throws Exception {
+        String name = "release";
+        Lease lease = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
+        gateCommitsOf("DELETE");
+        CompletableFuture<ReleaseStatus> release = lease.releaseAsync();
+        loseTheAnswerOfTheHeldCommit(() -> rows(name) == 0);
+
+        assertThat(release.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS))
+                .as("the release committed; only its answer was lost").isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(lease.lost().toCompletableFuture().isDone()).as("lost() of a lease released while held").isFalse();
+        Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ZERO);
+        assertThat(next).as("the lock is free").isPresent();
+        assertThat(next.get().token()).isGreaterThan(lease.token());
+        next.get().release();
+    }
+
+    /**
+     * The retried acquire finds the lease row its first attempt committed and is granted with that
+     * row's token: one lease, held (another client is refused), and freed by its release.
+     */
+    @Test
+    void anAcquireWhoseCommitAnswerIsLostIsGrantedOnceWithItsRowsToken() throws Exception {
+        String name = "acquire";
+        gateCommitsOf("INSERT");
+        CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
+                .acquireAsync(Duration.ofSeconds(10));
+        loseTheAnswerOfTheHeldCommit(() -> rows(name) == 1);
+
+        Lease lease = acquire.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+        assertThat(rows(name)).as("one row: the retry kept the first attempt's").isEqualTo(1);
+        assertThat(lease.token()).as("the token of the row the first attempt committed").isEqualTo(tokenOf(name));
+        assertThat(direct.lock(name).tryAcquire(Duration.ZERO)).as("held by the lease").isEmpty();
+        assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ZERO);
+        assertThat(next).as("freed by the release").isPresent();
+        next.get().release();
+    }
+
+    /**
+     * Holds {@link #GATE} and adds a deferred trigger that waits for it at the commit of any
+     * transaction that ran {@code event} (INSERT or DELETE) on the table.
+     */
+    private void gateCommitsOf(String event) throws SQLException {
+        try (Statement statement = gate.createStatement()) {
+            statement.execute("SELECT pg_advisory_lock(" + GATE + ")");
+            statement.execute("CREATE FUNCTION " + table + "_gate() RETURNS trigger LANGUAGE plpgsql AS "
+                    + "$$ BEGIN PERFORM pg_advisory_xact_lock(" + GATE + "); RETURN NULL; END $$");
+            statement.execute("CREATE CONSTRAINT TRIGGER " + table + "_gate AFTER " + event + " ON " + table
+                    + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " + table + "_gate()");
+        }
+    }
+
+    /**
+     * Waits for a COMMIT held by the gate, holds the proxy's replies, lets the commit go, waits until
+     * {@code committed}, then resets every connection through the proxy and heals it.
+     */
+    private void loseTheAnswerOfTheHeldCommit(java.util.function.BooleanSupplier committed) throws SQLException {
+        eventually(this::aCommitWaitsAtTheGate, "a COMMIT waiting at the gate");
+        proxy.holdReplies();
+        try (Statement statement = gate.createStatement()) {
+            statement.execute("SELECT pg_advisory_unlock(" + GATE + ")");
+            statement.execute("DROP TRIGGER " + table + "_gate ON " + table);
+        }
+        eventually(committed, "the held commit's effect visible");
+        proxy.cutAll();
+        proxy.pass();
+    }
+
+    private boolean aCommitWaitsAtTheGate() {
+        try (Connection connection = TestDatabase.dataSource(SharedDatabase.server()).getConnection();
+             PreparedStatement waiting = connection.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                     + " WHERE wait_event = 'advisory' AND query = 'COMMIT'");
+             ResultSet row = waiting.executeQuery()) {
+            row.next();
+            return row.getLong(1) > 0;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long rows(String name) {
+        try (Connection connection = TestDatabase.dataSource(SharedDatabase.server()).getConnection();
+             PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM " + table + " WHERE name = ?")) {
+            count.setString(1, name);
+            try (ResultSet row = count.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long tokenOf(String name) throws SQLException {
+        try (Connection connection = TestDatabase.dataSource(SharedDatabase.server()).getConnection();
+             PreparedStatement token = connection.prepareStatement("SELECT token FROM " + table + " WHERE name = ?")) {
+            token.setString(1, name);
+            try (ResultSet row = token.executeQuery()) {
+                assertThat(row.next()).as("a row of '%s'", name).isTrue();
+                return row.getLong(1);
+            }
+        }
+    }
+}
