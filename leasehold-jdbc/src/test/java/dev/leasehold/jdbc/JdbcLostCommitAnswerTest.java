@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,7 +85,8 @@ class JdbcLostCommitAnswerTest {
         Lease lease = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
         gateCommitsOf("DELETE");
         CompletableFuture<ReleaseStatus> release = lease.releaseAsync();
-        loseTheAnswerOfTheHeldCommit(() -> rows(name) == 0);
+        holdTheAnswerOfTheGatedCommit(() -> rows(name) == 0);
+        cutAndHeal();
 
         assertThat(release.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS))
                 .as("the release committed; only its answer was lost").isEqualTo(ReleaseStatus.RELEASED);
@@ -105,11 +107,14 @@ class JdbcLostCommitAnswerTest {
         gateCommitsOf("INSERT");
         CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
                 .acquireAsync(Duration.ofSeconds(10));
-        loseTheAnswerOfTheHeldCommit(() -> rows(name) == 1);
+        holdTheAnswerOfTheGatedCommit(() -> rows(name) == 1);
+        long committedToken = tokenOf(name);
+        cutAndHeal();
 
         Lease lease = acquire.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
         assertThat(rows(name)).as("one row: the retry kept the first attempt's").isEqualTo(1);
-        assertThat(lease.token()).as("the token of the row the first attempt committed").isEqualTo(tokenOf(name));
+        assertThat(lease.token()).as("the token of the row the first attempt committed").isEqualTo(committedToken)
+                .isEqualTo(tokenOf(name));
         assertThat(direct.lock(name).tryAcquire(Duration.ZERO)).as("held by the lease").isEmpty();
         assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
         Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ZERO);
@@ -131,11 +136,8 @@ class JdbcLostCommitAnswerTest {
         }
     }
 
-    /**
-     * Waits for a COMMIT held by the gate, holds the proxy's replies, lets the commit go, waits until
-     * {@code committed}, then resets every connection through the proxy and heals it.
-     */
-    private void loseTheAnswerOfTheHeldCommit(java.util.function.BooleanSupplier committed) throws SQLException {
+    /** Waits for a COMMIT held by the gate, holds the proxy's replies, lets the commit go, and waits until {@code committed}. */
+    private void holdTheAnswerOfTheGatedCommit(BooleanSupplier committed) throws SQLException {
         eventually(this::aCommitWaitsAtTheGate, "a COMMIT waiting at the gate");
         proxy.holdReplies();
         try (Statement statement = gate.createStatement()) {
@@ -143,6 +145,10 @@ class JdbcLostCommitAnswerTest {
             statement.execute("DROP TRIGGER " + table + "_gate ON " + table);
         }
         eventually(committed, "the held commit's effect visible");
+    }
+
+    /** Resets every connection through the proxy (the held answers die with them) and lets new ones pass. */
+    private void cutAndHeal() {
         proxy.cutAll();
         proxy.pass();
     }
