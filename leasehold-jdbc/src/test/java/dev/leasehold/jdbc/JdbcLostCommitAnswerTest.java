@@ -3,11 +3,13 @@ package dev.leasehold.jdbc;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
+import dev.leasehold.launcher.PgBouncer;
 import dev.leasehold.testkit.fault.FaultProxy;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import java.sql.Connection;
@@ -16,19 +18,24 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A lease-table transaction whose COMMIT the database carried out but whose answer the client never
  * got: the connection is reset between the commit and its reply (a {@link FaultProxy} holds the
  * replies while the commit runs, then cuts every connection). pgjdbc reports a broken connection,
- * and the client tries the call again on a new one, which finds the first attempt's work done.
+ * and the client tries the call again on a new one, which finds the first attempt's work done. Each
+ * case runs with the proxy in front of the database and in front of a transaction-pooling PgBouncer.
  *
  * <p>The commit is held open on the server by a deferred constraint trigger of this test's own table
  * that waits for an advisory lock the test holds: the test sees the COMMIT waiting, holds the
@@ -42,33 +49,61 @@ class JdbcLostCommitAnswerTest {
     /** Long enough that the transaction bounds (lock wait 2/3 of it) never end the held commit first. */
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(15);
 
+    /** What the client under test reaches through the proxy. */
+    enum Route {
+        DATABASE, PGBOUNCER
+    }
+
+    private static PgBouncer bouncer;
+
     private final String table = "lost_answer_" + Long.toHexString(System.nanoTime());
+    private final List<AutoCloseable> opened = new ArrayList<>();
     private FaultProxy proxy;
     private JdbcLockClient cut;
     private JdbcLockClient direct;
     private Connection gate;
 
-    @BeforeEach
-    void start() throws SQLException {
-        proxy = FaultProxy.start(SharedDatabase.server().host(), SharedDatabase.server().port());
+    @AfterAll
+    static void stopBouncer() {
+        if (bouncer != null) {
+            bouncer.close();
+        }
+    }
+
+    /** A client behind a proxy to the database (or to a transaction-pooling PgBouncer in front of it), and one straight to it. */
+    private void start(Route route) throws SQLException {
+        String host = SharedDatabase.server().host();
+        int port = SharedDatabase.server().port();
+        if (route == Route.PGBOUNCER) {
+            if (bouncer == null) {
+                bouncer = PgBouncer.start(SharedDatabase.server());
+            }
+            host = bouncer.host();
+            port = bouncer.port();
+        }
+        proxy = open(FaultProxy.start(host, port));
         PGSimpleDataSource behindProxy = new PGSimpleDataSource();
-        behindProxy.setURL("jdbc:postgresql://" + proxy.host() + ":" + proxy.port() + "/postgres");
+        behindProxy.setURL("jdbc:postgresql://" + proxy.host() + ":" + proxy.port() + "/postgres?prepareThreshold=0");
         behindProxy.setUser(SharedDatabase.server().user());
         behindProxy.setPassword(SharedDatabase.server().password());
         behindProxy.setConnectTimeout(5);
         behindProxy.setSocketTimeout(10);
-        cut = JdbcLocks.builder(behindProxy).table(table).operationTimeout(OPERATION_TIMEOUT).build();
-        direct = JdbcLocks.builder(SharedDatabase.pool()).table(table).build();
-        gate = TestDatabase.dataSource(SharedDatabase.server()).getConnection();
+        cut = open(JdbcLocks.builder(behindProxy).table(table).operationTimeout(OPERATION_TIMEOUT).build());
+        direct = open(JdbcLocks.builder(SharedDatabase.pool()).table(table).build());
+        gate = open(TestDatabase.dataSource(SharedDatabase.server()).getConnection());
+    }
+
+    private <T extends AutoCloseable> T open(T closeable) {
+        opened.add(0, closeable);
+        return closeable;
     }
 
     @AfterEach
-    void stop() throws SQLException {
+    void stop() throws Exception {
         try {
-            gate.close();
-            cut.close();
-            direct.close();
-            proxy.close();
+            for (AutoCloseable closeable : opened) {
+                closeable.close();
+            }
         } finally {
             TestDatabase.execute(SharedDatabase.server(), "DROP TABLE IF EXISTS " + table + ", " + table + "_leader, "
                     + table + "_break; DROP SEQUENCE IF EXISTS " + table + "_token; DROP FUNCTION IF EXISTS " + table + "_gate()");
@@ -79,8 +114,10 @@ class JdbcLostCommitAnswerTest {
      * Failed before: the retried DELETE found no row (the first one's commit had removed it) and the
      * release reported ALREADY_LOST, with the lease-lost event and warning, for a lease held to the end.
      */
-    @Test
-    void aReleaseWhoseCommitAnswerIsLostIsAReleaseNotALoss() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Route.class)
+    void aReleaseWhoseCommitAnswerIsLostIsAReleaseNotALoss(Route route) throws Exception {
+        start(route);
         String name = "release";
         Lease lease = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
         gateCommitsOf("DELETE");
@@ -101,8 +138,10 @@ class JdbcLostCommitAnswerTest {
      * The retried acquire finds the lease row its first attempt committed and is granted with that
      * row's token: one lease, held (another client is refused), and freed by its release.
      */
-    @Test
-    void anAcquireWhoseCommitAnswerIsLostIsGrantedOnceWithItsRowsToken() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Route.class)
+    void anAcquireWhoseCommitAnswerIsLostIsGrantedOnceWithItsRowsToken(Route route) throws Exception {
+        start(route);
         String name = "acquire";
         gateCommitsOf("INSERT");
         CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
@@ -119,6 +158,31 @@ class JdbcLostCommitAnswerTest {
         assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
         Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ZERO);
         assertThat(next).as("freed by the release").isPresent();
+        next.get().release();
+    }
+
+    /**
+     * An acquire called off while its granting commit is on the server, whose answer is then lost:
+     * the caller is told it failed, and the row its attempt committed is deleted (the abandon follows
+     * the attempt's end), so another client takes the lock long before the row's 30 s ttl.
+     */
+    @ParameterizedTest
+    @EnumSource(Route.class)
+    void anAcquireCancelledWhileItsCommitAnswerIsLostLeavesTheLockFree(Route route) throws Exception {
+        start(route);
+        String name = "cancelled";
+        gateCommitsOf("INSERT");
+        CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
+                .acquireAsync(Duration.ofSeconds(10));
+        holdTheAnswerOfTheGatedCommit(() -> rows(name) == 1);
+        long committedToken = tokenOf(name);
+        assertThat(acquire.cancel(true)).isTrue();
+        cutAndHeal();
+
+        assertThatThrownBy(() -> acquire.get(1, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
+        Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ofSeconds(5));
+        assertThat(next).as("the cancelled acquire's committed row deleted").isPresent();
+        assertThat(next.get().token()).isGreaterThan(committedToken);
         next.get().release();
     }
 
