@@ -143,16 +143,12 @@ class JdbcLostCommitAnswerTest {
     void anAcquireWhoseCommitAnswerIsLostIsGrantedOnceWithItsRowsToken(Route route) throws Exception {
         start(route);
         String name = "acquire";
-        gateCommitsOf("INSERT");
-        CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
-                .acquireAsync(Duration.ofSeconds(10));
-        holdTheAnswerOfTheGatedCommit(() -> rows(name) == 1);
-        long committedToken = tokenOf(name);
+        GatedAcquire gated = acquireWithItsCommitAnswerHeld(name);
         cutAndHeal();
 
-        Lease lease = acquire.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+        Lease lease = gated.acquire().get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
         assertThat(rows(name)).as("one row: the retry kept the first attempt's").isEqualTo(1);
-        assertThat(lease.token()).as("the token of the row the first attempt committed").isEqualTo(committedToken)
+        assertThat(lease.token()).as("the token of the row the first attempt committed").isEqualTo(gated.committedToken())
                 .isEqualTo(tokenOf(name));
         assertThat(direct.lock(name).tryAcquire(Duration.ZERO)).as("held by the lease").isEmpty();
         assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
@@ -171,19 +167,27 @@ class JdbcLostCommitAnswerTest {
     void anAcquireCancelledWhileItsCommitAnswerIsLostLeavesTheLockFree(Route route) throws Exception {
         start(route);
         String name = "cancelled";
+        GatedAcquire gated = acquireWithItsCommitAnswerHeld(name);
+        assertThat(gated.acquire().cancel(true)).isTrue();
+        cutAndHeal();
+
+        assertThatThrownBy(() -> gated.acquire().get(1, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
+        Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ofSeconds(5));
+        assertThat(next).as("the cancelled acquire's committed row deleted").isPresent();
+        assertThat(next.get().token()).isGreaterThan(gated.committedToken());
+        next.get().release();
+    }
+
+    /** An acquire whose granting commit went through, its answer held by the proxy, and that commit's token. */
+    private record GatedAcquire(CompletableFuture<Lease> acquire, long committedToken) {
+    }
+
+    private GatedAcquire acquireWithItsCommitAnswerHeld(String name) throws SQLException {
         gateCommitsOf("INSERT");
         CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30)))
                 .acquireAsync(Duration.ofSeconds(10));
         holdTheAnswerOfTheGatedCommit(() -> rows(name) == 1);
-        long committedToken = tokenOf(name);
-        assertThat(acquire.cancel(true)).isTrue();
-        cutAndHeal();
-
-        assertThatThrownBy(() -> acquire.get(1, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
-        Optional<Lease> next = direct.lock(name).tryAcquire(Duration.ofSeconds(5));
-        assertThat(next).as("the cancelled acquire's committed row deleted").isPresent();
-        assertThat(next.get().token()).isGreaterThan(committedToken);
-        next.get().release();
+        return new GatedAcquire(acquire, tokenOf(name));
     }
 
     /**
