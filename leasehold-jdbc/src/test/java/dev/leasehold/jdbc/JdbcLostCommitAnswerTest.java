@@ -1,6 +1,7 @@
 package dev.leasehold.jdbc;
 
 import dev.leasehold.Lease;
+import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.launcher.PgBouncer;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -106,7 +108,7 @@ class JdbcLostCommitAnswerTest {
             }
         } finally {
             TestDatabase.execute(SharedDatabase.server(), "DROP TABLE IF EXISTS " + table + ", " + table + "_leader, "
-                    + table + "_break; DROP SEQUENCE IF EXISTS " + table + "_token; DROP FUNCTION IF EXISTS " + table + "_gate()");
+                    + table + "_break, " + table + "_fence; DROP SEQUENCE IF EXISTS " + table + "_token; DROP FUNCTION IF EXISTS " + table + "_gate()");
         }
     }
 
@@ -178,6 +180,51 @@ class JdbcLostCommitAnswerTest {
         next.get().release();
     }
 
+    /**
+     * An acquire whose granting commit is held on the server past the lease's ttl (a paused network
+     * or a stalled client), during which a rival is granted the lock once that commit let go, and
+     * whose answer arrives only then: the lease it brings, if any, is already lost (invalid, lost()
+     * complete, refused by the guard's lease check), and its release leaves the rival's lease alone.
+     */
+    @ParameterizedTest
+    @EnumSource(Route.class)
+    void aGrantAnsweredAfterItsTtlWhileARivalHoldsIsNeverValid(Route route) throws Exception {
+        start(route);
+        String name = "late";
+        gateCommitsOf("INSERT");
+        CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(1)))
+                .acquireAsync(Duration.ofSeconds(10));
+        eventually(this::aCommitWaitsAtTheGate, "a COMMIT waiting at the gate");
+        proxy.holdReplies();
+        // The attempt was sent before its INSERT waited at the gate: its local deadline (send + 1 s - drift) is over by then.
+        Thread.sleep(1_500);
+        openTheGate();
+        Lease rival = direct.lock(name).acquire(Duration.ofSeconds(5));
+        proxy.releaseReplies();
+
+        Lease late;
+        try {
+            late = acquire.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+        } catch (ExecutionException failed) {
+            late = null; // told it failed: nothing to check on its side
+        }
+        if (late != null) {
+            assertThat(rival.token()).isGreaterThan(late.token());
+            assertThat(late.isValid()).as("a lease whose grant came after its ttl").isFalse();
+            assertThat(late.lost().toCompletableFuture().get(5, TimeUnit.SECONDS)).as("lost()").isNotNull();
+            Lease stale = late;
+            try (Connection connection = TestDatabase.dataSource(SharedDatabase.server()).getConnection()) {
+                assertThatThrownBy(() -> new JdbcFenceGuard(table + "_fence").admit(connection, "r", stale))
+                        .isInstanceOf(LeaseLostException.class);
+            }
+            assertThat(late.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
+        }
+        Thread.sleep(200); // the background clean-up of the lost lease, if one runs
+        assertThat(rival.isValid()).isTrue();
+        assertThat(direct.lock(name).tryAcquire(Duration.ZERO)).as("still held by the rival").isEmpty();
+        assertThat(rival.release()).isEqualTo(ReleaseStatus.RELEASED);
+    }
+
     /** An acquire whose granting commit went through, its answer held by the proxy, and that commit's token. */
     private record GatedAcquire(CompletableFuture<Lease> acquire, long committedToken) {
     }
@@ -208,11 +255,16 @@ class JdbcLostCommitAnswerTest {
     private void holdTheAnswerOfTheGatedCommit(BooleanSupplier committed) throws SQLException {
         eventually(this::aCommitWaitsAtTheGate, "a COMMIT waiting at the gate");
         proxy.holdReplies();
+        openTheGate();
+        eventually(committed, "the held commit's effect visible");
+    }
+
+    /** Lets the held commit go and drops the gate, so no later commit waits. */
+    private void openTheGate() throws SQLException {
         try (Statement statement = gate.createStatement()) {
             statement.execute("SELECT pg_advisory_unlock(" + GATE + ")");
             statement.execute("DROP TRIGGER " + table + "_gate ON " + table);
         }
-        eventually(committed, "the held commit's effect visible");
     }
 
     /** Resets every connection through the proxy (the held answers die with them) and lets new ones pass. */
