@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +49,7 @@ class EtcdReleaseLostAnswerTest {
              Client direct = Client.builder().endpoints(cluster.get().endpoints()).build()) {
             Lease lease = cut.lock("order", LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(5));
             assertThat(keys(direct)).as("the lease's key").isEqualTo(1);
-            LostReleaseAnswer.Outcome outcome = LostReleaseAnswer.release(lease, proxy, () -> keys(direct) == 0);
+            LostReleaseAnswer.Outcome outcome = LostReleaseAnswer.release(lease, List.of(proxy), () -> keys(direct) == 0);
             assertThat(outcome.last()).as("a release the member carried out (%s)", outcome).isEqualTo(ReleaseStatus.RELEASED);
         }
     }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,7 @@ class RedisReleaseLostAnswerTest {
      * Review finding, not fixed: the retried release's compare-and-delete finds no key, which the
      * engine (ManagedLease.release) reads as 'lost on the server without this client noticing':
      * ALREADY_LOST, a lease-lost event (reason REFUSED), an overrun counted and a WARN, for a lease
-     * its first release freed while it was valid. Seen on Redis and etcd (EtcdReleaseLostAnswerTest);
+     * its first release freed while it was valid. Seen on Redis, etcd and Redlock (EtcdReleaseLostAnswerTest, RedlockReleaseLostAnswerTest);
      * a caller's retry is a new protocol call that cannot know what the earlier one did. The
      * PostgreSQL protocol's own retry on a new connection tells the two apart
      * (JdbcLostCommitAnswerTest), a retry by the caller would not.
@@ -51,7 +52,7 @@ class RedisReleaseLostAnswerTest {
             // Load the scripts first: a held NOSCRIPT reply would stop the EVAL fallback from being sent.
             cut.lock(name + ":warm-up").acquire(Duration.ofSeconds(2)).release();
             Lease lease = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(30))).acquire(Duration.ofSeconds(2));
-            LostReleaseAnswer.Outcome outcome = LostReleaseAnswer.release(lease, proxy, () -> direct.sync().exists(name) == 0);
+            LostReleaseAnswer.Outcome outcome = LostReleaseAnswer.release(lease, List.of(proxy), () -> direct.sync().exists(name) == 0);
             assertThat(outcome.last()).as("a release the server carried out (%s)", outcome).isEqualTo(ReleaseStatus.RELEASED);
         } finally {
             raw.shutdown();

@@ -4,6 +4,7 @@ import dev.leasehold.Lease;
 import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -14,9 +15,9 @@ import java.util.function.BooleanSupplier;
 import static dev.leasehold.testkit.junit.Eventually.eventually;
 
 /**
- * A release the server carries out whose answer is lost: the client's only link to the server goes
- * through a {@link FaultProxy}, which holds the replies until the server's deletion is visible and
- * then resets the connection. What the holder is told, first and when it retries as
+ * A release the server carries out whose answer is lost: the client's only links to the servers go
+ * through {@link FaultProxy}s, which hold the replies until the servers' deletion is visible and
+ * then reset the connections. What the holder is told, first and when it retries as
  * {@link Lease#release()}'s Javadoc invites after a {@link LockUnavailableException}.
  */
 public final class LostReleaseAnswer {
@@ -37,19 +38,19 @@ public final class LostReleaseAnswer {
     }
 
     /**
-     * Releases {@code lease} with {@code proxy}'s replies held, waits until {@code deleted}, resets
-     * the proxy's connections and lets new ones pass; then waits up to 10 s for the release, and if
+     * Releases {@code lease} with the replies of every proxy held, waits until {@code deleted}, resets
+     * the proxies' connections and lets new ones pass; then waits up to 10 s for the release, and if
      * it failed, calls {@code release()} again until the client has reconnected (within 10 s).
      *
      * @throws AssertionError if the release failed with anything but a {@link LockUnavailableException},
      *                        or something did not happen in time
      */
-    public static Outcome release(Lease lease, FaultProxy proxy, BooleanSupplier deleted) throws InterruptedException {
-        proxy.holdReplies();
+    public static Outcome release(Lease lease, List<FaultProxy> proxies, BooleanSupplier deleted) {
+        proxies.forEach(FaultProxy::holdReplies);
         CompletableFuture<ReleaseStatus> release = lease.releaseAsync();
-        eventually(deleted, "the server deleted the lease");
-        proxy.cutAll();
-        proxy.pass();
+        eventually(deleted, "the servers deleted the lease");
+        proxies.forEach(FaultProxy::cutAll);
+        proxies.forEach(FaultProxy::pass);
         try {
             return new Outcome(release.get(10, TimeUnit.SECONDS), null);
         } catch (ExecutionException e) {
@@ -58,6 +59,9 @@ public final class LostReleaseAnswer {
             }
         } catch (TimeoutException e) {
             throw new AssertionError("the release whose answer was lost did not end within 10 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for the release", e);
         }
         AtomicReference<ReleaseStatus> retried = new AtomicReference<>();
         eventually(() -> {
