@@ -108,7 +108,8 @@ class JdbcLostCommitAnswerTest {
             }
         } finally {
             TestDatabase.execute(SharedDatabase.server(), "DROP TABLE IF EXISTS " + table + ", " + table + "_leader, "
-                    + table + "_break, " + table + "_fence; DROP SEQUENCE IF EXISTS " + table + "_token; DROP FUNCTION IF EXISTS " + table + "_gate()");
+                    + table + "_break, " + table + "_fence; DROP SEQUENCE IF EXISTS " + table + "_token; "
+                    + "DROP FUNCTION IF EXISTS " + table + "_gate()");
         }
     }
 

@@ -65,7 +65,8 @@ class RedisLostGrantKindsTest {
                 granted = null;
             }
             long token = Long.parseLong(direct.sync().get(fence));
-            Optional<Lease> rival = lock(other, rivalOf(kind), name).tryAcquire(granted == null ? Duration.ofSeconds(5) : Duration.ZERO);
+            Optional<Lease> rival = lock(other, rivalOf(kind), name)
+                    .tryAcquire(granted == null ? Duration.ofSeconds(5) : Duration.ZERO);
             if (granted == null) {
                 assertThat(rival).as("%s: the lock free long before the lost grant's 30 s ttl", kind).isPresent();
                 assertThat(rival.get().token()).isGreaterThan(token);

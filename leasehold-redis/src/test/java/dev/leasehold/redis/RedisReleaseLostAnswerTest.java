@@ -35,8 +35,9 @@ class RedisReleaseLostAnswerTest {
      * Review finding, not fixed: the retried release's compare-and-delete finds no key, which the
      * engine (ManagedLease.release) reads as 'lost on the server without this client noticing':
      * ALREADY_LOST, a lease-lost event (reason REFUSED), an overrun counted and a WARN, for a lease
-     * its first release freed while it was valid. Seen on Redis, etcd and Redlock (EtcdReleaseLostAnswerTest, RedlockReleaseLostAnswerTest);
-     * a caller's retry is a new protocol call that cannot know what the earlier one did. The
+     * its first release freed while it was valid. Seen on Redis, etcd and Redlock
+     * (EtcdReleaseLostAnswerTest, RedlockReleaseLostAnswerTest); a caller's retry is a new protocol
+     * call that cannot know what the earlier one did. The
      * PostgreSQL protocol's own retry on a new connection tells the two apart
      * (JdbcLostCommitAnswerTest), a retry by the caller would not.
      */
