@@ -1,8 +1,10 @@
 package dev.leasehold.jdbc;
 
+import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
+import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.launcher.PgBouncer;
 import dev.leasehold.testkit.fault.FaultProxy;
@@ -26,7 +28,9 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -192,16 +196,9 @@ class JdbcLostCommitAnswerTest {
     void aGrantAnsweredAfterItsTtlWhileARivalHoldsIsNeverValid(Route route) throws Exception {
         start(route);
         String name = "late";
-        gateCommitsOf("INSERT");
-        CompletableFuture<Lease> acquire = cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(1)))
-                .acquireAsync(Duration.ofSeconds(10));
-        eventually(this::aCommitWaitsAtTheGate, "a COMMIT waiting at the gate");
-        proxy.holdReplies();
-        // The attempt was sent before its INSERT waited at the gate: its local deadline (send + 1 s - drift) is over by then.
-        Thread.sleep(1_500);
-        openTheGate();
-        Lease rival = direct.lock(name).acquire(Duration.ofSeconds(5));
-        proxy.releaseReplies();
+        CompletableFuture<Lease> acquire = new CompletableFuture<>();
+        Lease rival = grantedAfterItsTtlWhileARivalHolds(name, lock -> lock.acquireAsync(Duration.ofSeconds(10))
+                .whenComplete((lease, error) -> settle(acquire, lease, error)));
 
         Lease late;
         try {
@@ -226,6 +223,68 @@ class JdbcLostCommitAnswerTest {
         assertThat(rival.release()).isEqualTo(ReleaseStatus.RELEASED);
     }
 
+    /**
+     * Work handed a lease whose grant was answered after its ttl, while a rival held the lock, never
+     * runs: {@code call} and {@code callAsync} end with {@link LeaseLostException} (or the acquire's
+     * failure) without calling it, as {@link Lease#call} refuses a lost lease.
+     */
+    @ParameterizedTest
+    @EnumSource(Route.class)
+    void workGivenAGrantAnsweredAfterItsTtlNeverRuns(Route route) throws Exception {
+        start(route);
+        AtomicInteger ran = new AtomicInteger();
+        CompletableFuture<String> call = new CompletableFuture<>();
+        Lease rival = grantedAfterItsTtlWhileARivalHolds("late-call", lock -> new Thread(() -> {
+            try {
+                call.complete(lock.call(Duration.ofSeconds(10), () -> "ran " + ran.incrementAndGet()));
+            } catch (Throwable failed) {
+                call.completeExceptionally(failed);
+            }
+        }).start());
+        CompletableFuture<String> callAsync = new CompletableFuture<>();
+        Lease asyncRival = grantedAfterItsTtlWhileARivalHolds("late-call-async", lock -> lock.callAsync(Duration.ofSeconds(10),
+                lease -> CompletableFuture.completedFuture("ran " + ran.incrementAndGet()))
+                .whenComplete((value, error) -> settle(callAsync, value, error)));
+
+        for (CompletableFuture<String> work : List.of(call, callAsync)) {
+            assertThatThrownBy(() -> work.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOfAny(LeaseLostException.class, LockUnavailableException.class);
+        }
+        assertThat(ran).as("work run under a lease granted after its ttl while a rival held the lock").hasValue(0);
+        assertThat(rival.release()).isEqualTo(ReleaseStatus.RELEASED);
+        assertThat(asyncRival.release()).isEqualTo(ReleaseStatus.RELEASED);
+    }
+
+    /**
+     * Starts {@code acquiring} on a lock of {@code name} with a 1 s ttl, holds its granting commit at
+     * the gate and its answer at the proxy until 1.5 s after that commit reached the gate (past the
+     * attempt's local deadline: it was sent before), lets a rival take the lock once the commit let go
+     * (its row has expired), then lets the answer through.
+     *
+     * @return the rival's lease
+     */
+    private Lease grantedAfterItsTtlWhileARivalHolds(String name, Consumer<DistributedLock> acquiring) throws Exception {
+        gateCommitsOf("INSERT");
+        acquiring.accept(cut.lock(name, LockOptions.watchdog(Duration.ofSeconds(1))));
+        eventually(this::aCommitWaitsAtTheGate, "a COMMIT waiting at the gate");
+        proxy.holdReplies();
+        Thread.sleep(1_500);
+        openTheGate();
+        Lease rival = direct.lock(name).acquire(Duration.ofSeconds(5));
+        proxy.releaseReplies();
+        return rival;
+    }
+
+    private static <T> void settle(CompletableFuture<T> future, T value, Throwable error) {
+        if (error != null) {
+            future.completeExceptionally(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error);
+        } else {
+            future.complete(value);
+        }
+    }
+
     /** An acquire whose granting commit went through, its answer held by the proxy, and that commit's token. */
     private record GatedAcquire(CompletableFuture<Lease> acquire, long committedToken) {
     }
@@ -245,7 +304,7 @@ class JdbcLostCommitAnswerTest {
     private void gateCommitsOf(String event) throws SQLException {
         try (Statement statement = gate.createStatement()) {
             statement.execute("SELECT pg_advisory_lock(" + GATE + ")");
-            statement.execute("CREATE FUNCTION " + table + "_gate() RETURNS trigger LANGUAGE plpgsql AS "
+            statement.execute("CREATE OR REPLACE FUNCTION " + table + "_gate() RETURNS trigger LANGUAGE plpgsql AS "
                     + "$$ BEGIN PERFORM pg_advisory_xact_lock(" + GATE + "); RETURN NULL; END $$");
             statement.execute("CREATE CONSTRAINT TRIGGER " + table + "_gate AFTER " + event + " ON " + table
                     + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " + table + "_gate()");
