@@ -57,8 +57,13 @@ final class LeaseScope {
      * Runs {@code work} under {@code lease}, which the caller just acquired, and releases the lease.
      * Returns the work's result, or rethrows its exception unchanged, unless the lease was lost while
      * it ran: then throws {@link LeaseLostException} with the work's own exception (if any) suppressed.
+     * A lease already lost when it arrives (its grant answered after its local deadline) is released
+     * and thrown as lost without running the work.
      */
     static <T> T call(Lease lease, Callable<T> work) throws Exception {
+        if (!lease.isValid()) {
+            throw lostOnArrival(lease);
+        }
         Bound<T> bound = runBound(lease, work);
         T result = bound.result;
         Throwable failure = bound.failure;
@@ -176,6 +181,10 @@ final class LeaseScope {
                 result.completeExceptionally(unwrap(acquireFailure));
                 return;
             }
+            if (!lease.isValid()) {
+                result.completeExceptionally(lostOnArrival(lease));
+                return;
+            }
             CompletableFuture<T> stage;
             try {
                 stage = requireStage(work.apply(lease));
@@ -243,6 +252,16 @@ final class LeaseScope {
     private static void overran(Lease lease) {
         LOG.debug("Work under the lease on lock '{}' (token {}) ran past its lease; the lease was lost while it ran",
                 lease.lockName(), lease.token());
+    }
+
+    /**
+     * The loss of a lease found invalid before its work started, which therefore never runs (no
+     * overrun): released without waiting, since the backend that lost it may be frozen.
+     */
+    private static LeaseLostException lostOnArrival(Lease lease) {
+        LeaseLostException loss = lossOf(lease);
+        lease.releaseAsync();
+        return loss;
     }
 
     /** The lease's own account of its loss, taken before the release (after it, it reads "released"). */

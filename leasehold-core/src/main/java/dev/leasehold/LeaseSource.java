@@ -103,7 +103,8 @@ public interface LeaseSource {
      *
      * @throws IllegalArgumentException if work is null (nothing is acquired then), or wait is bad
      * @throws LockTimeoutException if the lock was not acquired within the wait
-     * @throws LeaseLostException if the lease was lost while the work ran
+     * @throws LeaseLostException if the lease was lost while the work ran, or was already lost when it
+     *         was granted (its grant answered after its local deadline): the work is then not run
      * @throws Exception whatever the work threw, unchanged
      */
     default <T> T call(Duration wait, Callable<T> work) throws Exception {
@@ -122,7 +123,8 @@ public interface LeaseSource {
      * @throws IllegalArgumentException if work or otherwise is null (nothing is acquired then), or
      *                                  wait is bad
      * @throws LockUnavailableException if the backend cannot be reached (not a skip)
-     * @throws LeaseLostException if the lease was lost while the work ran
+     * @throws LeaseLostException if the lease was lost while the work ran, or was already lost when it
+     *         was granted (its grant answered after its local deadline): the work is then not run
      * @throws Exception whatever the work threw, unchanged
      */
     default <T> T tryCall(Duration wait, Callable<T> work, Supplier<? extends T> otherwise) throws Exception {
@@ -159,7 +161,8 @@ public interface LeaseSource {
      * is lost first, the stage is cancelled at once ({@code toCompletableFuture().cancel(true)}) and
      * the future fails with {@link LeaseLostException} (the stage's own failure, if it failed with
      * something else than that cancellation, added as suppressed), without waiting for the lost
-     * lease's release. A release that cannot reach the backend after the stage completed within its
+     * lease's release; a lease already lost when granted (its grant answered after its local deadline)
+     * fails it so without calling {@code work}. A release that cannot reach the backend after the stage completed within its
      * lease does not fail the result, as in {@link #call(Duration, Callable)}. The release does not block
      * a thread ({@link Lease#releaseAsync()}), and the returned future completes on
      * {@link java.util.concurrent.ForkJoinPool#commonPool()}, never on a client I/O thread. {@link Lease#current()} is not bound here: the work gets its lease as argument.

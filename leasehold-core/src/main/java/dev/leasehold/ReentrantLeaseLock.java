@@ -15,8 +15,10 @@ import java.util.concurrent.locks.Lock;
  * <p>Unlike {@link Lease}, ownership here is per thread, as the {@link Lock} contract demands:
  * {@link #unlock()} from a thread that does not hold the lock throws
  * {@link IllegalMonitorStateException}. A lost lease is not hidden: the lease stays visible
- * through {@link #currentLease()}, and {@code unlock()} still releases (returning quietly, as the
- * key is already gone).
+ * through {@link #currentLease()}, {@code unlock()} still releases (returning quietly, as the
+ * key is already gone), and a thread whose lease was lost cannot re-enter: its {@code lock()} and
+ * {@code tryLock()} throw {@link LeaseLostException}, since the lease no longer holds the lock (another
+ * client may). Its earlier holds are still to be unlocked.
  */
 public final class ReentrantLeaseLock implements Lock {
 
@@ -49,6 +51,7 @@ public final class ReentrantLeaseLock implements Lock {
      * {@link Lock#lock()} requires) but is kept in the thread's flag.
      *
      * @throws LockUnavailableException if the backend cannot be reached
+     * @throws LeaseLostException if this thread holds the lock through a lease that was lost
      */
     @Override
     public void lock() {
@@ -70,6 +73,7 @@ public final class ReentrantLeaseLock implements Lock {
         }
     }
 
+    /** @throws LeaseLostException if this thread holds the lock through a lease that was lost */
     @Override
     public void lockInterruptibly() throws InterruptedException {
         if (Thread.interrupted()) {
@@ -86,6 +90,7 @@ public final class ReentrantLeaseLock implements Lock {
         }
     }
 
+    /** @throws LeaseLostException if this thread holds the lock through a lease that was lost */
     @Override
     public boolean tryLock() {
         if (reenter()) {
@@ -96,6 +101,7 @@ public final class ReentrantLeaseLock implements Lock {
         return lease.isPresent();
     }
 
+    /** @throws LeaseLostException if this thread holds the lock through a lease that was lost */
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
         if (Thread.interrupted()) {
@@ -157,11 +163,13 @@ public final class ReentrantLeaseLock implements Lock {
         return hold == null ? Optional.empty() : Optional.of(hold.lease);
     }
 
+    /** Counts up this thread's hold, if it has one whose lease is still valid; see {@link #lock()} for the throw. */
     private boolean reenter() {
         Hold hold = holds.get();
         if (hold == null) {
             return false;
         }
+        hold.lease.ensureValid();
         hold.count++;
         return true;
     }

@@ -117,10 +117,12 @@ final class JdbcLockProtocol implements LockProtocol {
                 });
     }
 
+    /** Tried again on a new connection after a broken one, telling a lost commit answer from a lost lease ({@link LeaseTable#release}). */
     @Override
     public CompletableFuture<ReleaseOutcome> release(String name, String holder) {
+        LeaseTable.UnansweredRelease earlier = new LeaseTable.UnansweredRelease();
         return call("the release of '" + name + "'", connection ->
-                ReleaseOutcome.single(backend.table().release(connection, name, holder)));
+                ReleaseOutcome.single(backend.table().release(connection, name, holder, earlier)));
     }
 
     /** Moves the lease row's expiry to the database's now + {@code keepFor}: see {@link LeaseTable#releaseHolding}. */
@@ -134,7 +136,7 @@ final class JdbcLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Void> abandon(String name, String holder) {
         return call("the cleanup of an abandoned acquire of '" + name + "'", connection -> {
-            backend.table().release(connection, name, holder);
+            backend.table().release(connection, name, holder, new LeaseTable.UnansweredRelease());
             return null;
         });
     }
@@ -150,8 +152,8 @@ final class JdbcLockProtocol implements LockProtocol {
      * (terminated backend, restart) is found out only when used, and a pool may hold several; so
      * the work is retried on another connection, up to {@value #CONNECTION_ATTEMPTS} times in all,
      * while the error says the connection broke (a database that cannot be reached at all fails at once).
-     * Every call is idempotent for its holder (an acquire finds its own row), so a retry after a
-     * commit whose reply was lost is harmless.
+     * Every call is idempotent for its holder (an acquire finds its own row, a release asks whether
+     * its earlier attempt's commit went through), so a retry after a commit whose reply was lost is harmless.
      *
      * <p>The future may be cancelled or timed out while the transaction runs on: it says when the
      * transaction has ended ({@link SettlingFuture#workEnded()}), so the engine's clean-up after a

@@ -300,31 +300,78 @@ final class LeaseTable {
      * Deletes every row of {@code holder} on {@code name} (its lease, its registration as a waiting
      * writer or a queued acquirer) and, if one went, announces on {@link #channel()} at commit.
      *
-     * @return whether a live lease of {@code holder} was deleted
+     * <p>A commit whose answer was lost (the connection broke during it) may have gone through: the
+     * attempt tried again on a new connection then finds no row, which is no loss. So a deleting
+     * attempt's transaction id is kept in {@code earlier} when its commit fails, and an attempt that
+     * deletes nothing asks the database whether that transaction committed: its DELETE waited for the
+     * earlier one's row lock, so the earlier one has ended by then.
+     *
+     * @param earlier what the earlier attempts of this release left: a fresh one for a first attempt
+     * @return whether a live lease of {@code holder} was deleted, by this attempt or by an earlier
+     *         one whose commit went through unanswered
      */
-    boolean release(Connection connection, String name, String holder) throws SQLException {
+    boolean release(Connection connection, String name, String holder, UnansweredRelease earlier) throws SQLException {
         connection.setAutoCommit(false);
         try {
             boolean released = false;
+            long transaction = -1;
             List<String> deleted = new ArrayList<>();
             try (PreparedStatement delete = connection.prepareStatement(bounds.sql() + "; DELETE FROM " + sql
-                    + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp()")) {
+                    + " WHERE name = ? AND holder = ? RETURNING kind, expires_at > clock_timestamp(), txid_current()")) {
                 delete.setString(1, name);
                 delete.setString(2, holder);
                 try (ResultSet row = rowsAfterBounds(delete)) {
                     while (row.next()) {
                         deleted.add(row.getString(1));
                         released |= LeaseKind.holds(row.getString(1)) && row.getBoolean(2);
+                        transaction = row.getLong(3);
                     }
                 }
             }
             if (!deleted.isEmpty()) {
                 announcements.released(connection, name, deleted);
+            } else {
+                released = earlier.committedARelease(connection);
             }
-            connection.commit();
+            try {
+                connection.commit();
+            } catch (SQLException e) {
+                if (transaction >= 0) {
+                    earlier.unanswered(transaction, released);
+                }
+                throw e;
+            }
             return released;
         } finally {
             endTransaction(connection);
+        }
+    }
+
+    /**
+     * The deleting attempt of one release whose commit failed, if any: its transaction id and whether
+     * it deleted a live lease. Its attempts run one after another, so it needs no locking.
+     */
+    static final class UnansweredRelease {
+
+        private long transaction = -1;
+        private boolean released;
+
+        private void unanswered(long transaction, boolean released) {
+            this.transaction = transaction;
+            this.released = released;
+        }
+
+        /** Whether an earlier attempt deleted a live lease and its commit went through. */
+        private boolean committedARelease(Connection connection) throws SQLException {
+            if (transaction < 0 || !released) {
+                return false;
+            }
+            try (PreparedStatement status = connection.prepareStatement("SELECT txid_status(?)")) {
+                status.setLong(1, transaction);
+                try (ResultSet row = status.executeQuery()) {
+                    return row.next() && "committed".equals(row.getString(1));
+                }
+            }
         }
     }
 

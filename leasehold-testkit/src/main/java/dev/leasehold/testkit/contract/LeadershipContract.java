@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -174,6 +175,8 @@ public abstract class LeadershipContract {
         assertThat(cut.leadership.isLeader()).isFalse();
         assertThat(cut.revoked).succeedsWithin(Duration.ofSeconds(5));
         Candidate next = awaitLeader(others, Duration.ofSeconds(60));
+        // isLeader() turns true as the term is granted; onElected, which stamps the start, may run a moment later.
+        eventually(() -> next.electedNanos.get() != 0, "the next leader's onElected ran");
         Lease nextTerm = next.leadership.awaitLeadership(Duration.ZERO).orElseThrow();
         assertThat(nextTerm.token()).isGreaterThan(cutTerm.token());
         assertThat(cut.lastClaimNanos.get()).as("the cut-off leader stopped claiming before its successor began")

@@ -543,6 +543,33 @@ public abstract class LockClientContract {
         }
     }
 
+    /**
+     * A thread whose Java-view lease was lost (held past its fixed lease, as by a pause, while
+     * another client took the lock) is refused re-entry: {@code lock()} and {@code tryLock()} throw
+     * {@link LeaseLostException} instead of counting up on a lease that no longer holds the lock (no
+     * acquire returns without the lock, and no error becomes {@code false}); its outer hold still
+     * unlocks quietly.
+     */
+    @Test
+    void reenteringAJavaLockViewWhoseLeaseWasLostThrows() throws Exception {
+        String lockName = name("reenter-lost");
+        ReentrantLeaseLock javaLock = lock(client(), lockName, LockOptions.fixedLease(Duration.ofSeconds(1))).asJavaLock();
+        javaLock.lock();
+        Lease lost = javaLock.currentLease().orElseThrow();
+        lost.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try (Lease rival = lock(client(), lockName).acquire(Duration.ofSeconds(10))) {
+            assertThat(rival.token()).isGreaterThan(lost.token());
+            assertThatThrownBy(javaLock::lock).isInstanceOf(LeaseLostException.class);
+            assertThatThrownBy(javaLock::lockInterruptibly).isInstanceOf(LeaseLostException.class);
+            assertThatThrownBy(javaLock::tryLock).isInstanceOf(LeaseLostException.class);
+            assertThatThrownBy(() -> javaLock.tryLock(1, TimeUnit.SECONDS)).isInstanceOf(LeaseLostException.class);
+            assertThat(javaLock.holdCount()).as("nothing counted on the lost lease").isEqualTo(1);
+            javaLock.unlock();
+            assertThat(javaLock.isHeldByCurrentThread()).isFalse();
+            assertThat(rival.isValid()).as("the outer unlock left the rival's lease alone").isTrue();
+        }
+    }
+
     @Test
     void aThreadWaitingForItsOwnClientsHolderIsToldSo() throws Exception {
         LockClient client = client();
