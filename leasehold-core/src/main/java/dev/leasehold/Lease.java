@@ -132,6 +132,11 @@ public interface Lease extends AutoCloseable {
      *
      * @return {@link ReleaseStatus#RELEASED} if the lock was ours and is now free,
      *         {@link ReleaseStatus#ALREADY_LOST} if the lease had expired or been taken over
+     * <p>A call retried after a {@link LockUnavailableException} that finds the key gone returns
+     * {@link ReleaseStatus#RELEASED}: the failed attempt, sent while the lease was held, may have
+     * deleted it with its answer lost, or the ttl ran out after the holder had let go; either way the
+     * lease held through the work that ended before the first call.
+     *
      * @throws LockUnavailableException if the backend could not be reached while the lease was still
      *         held; the call may be retried, and the key expires by its ttl in any case
      */

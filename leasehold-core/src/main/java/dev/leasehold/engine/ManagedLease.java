@@ -50,6 +50,12 @@ final class ManagedLease implements Lease {
     private final Optional<Long> holdUntilNanos;
     private volatile ReleaseReport report;
     private volatile boolean releasedWhileHeld;
+    /**
+     * An attempt of this lease's release, sent while it was held, failed without an answer: it may
+     * have deleted the key (its reply lost with the connection), so a retry that finds the key gone
+     * reports a release, not a loss.
+     */
+    private volatile boolean releaseUnanswered;
     private volatile String lostReason;
     /** Set when closing the client ended the lease: that is no overrun of the holder's. */
     private volatile boolean endedByClose;
@@ -297,6 +303,7 @@ final class ManagedLease implements Lease {
         timeouts.bound(deletion)
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
+                        releaseUnanswered = true;
                         release.compareAndSet(mine, null);
                         if (!discarding) {
                             engine.events().releaseFailed();
@@ -306,7 +313,10 @@ final class ManagedLease implements Lease {
                         return;
                     }
                     lifecycle.finishRelease();
-                    ReleaseStatus status = outcome.released() ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
+                    // The key gone after an unanswered attempt: that attempt deleted it, or the ttl ran out
+                    // after the holder had let go (the attempt was sent while the lease was valid).
+                    ReleaseStatus status = outcome.released() || releaseUnanswered
+                            ? ReleaseStatus.RELEASED : ReleaseStatus.ALREADY_LOST;
                     report = new ReleaseReport(status, outcome.nodesHolding(), outcome.nodesAnswered(), outcome.nodes());
                     if (status == ReleaseStatus.ALREADY_LOST && !discarding) {
                         // Lost on the server without this client noticing: this is its one report.

@@ -9,7 +9,6 @@ import dev.leasehold.testkit.fault.LostReleaseAnswer;
 import dev.leasehold.testkit.junit.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,16 +31,10 @@ class RedisReleaseLostAnswerTest {
     static final TestServer<RedisServer> server = TestServer.perClass(() -> RedisServer.builder().start());
 
     /**
-     * Review finding, not fixed: the retried release's compare-and-delete finds no key, which the
-     * engine (ManagedLease.release) reads as 'lost on the server without this client noticing':
-     * ALREADY_LOST, a lease-lost event (reason REFUSED), an overrun counted and a WARN, for a lease
-     * its first release freed while it was valid. Seen on Redis, etcd and Redlock
-     * (EtcdReleaseLostAnswerTest, RedlockReleaseLostAnswerTest); a caller's retry is a new protocol
-     * call that cannot know what the earlier one did. The
-     * PostgreSQL protocol's own retry on a new connection tells the two apart
-     * (JdbcLostCommitAnswerTest), a retry by the caller would not.
+     * The retried release's delete finds no key: the engine reads it as the unanswered attempt's
+     * doing (ManagedLease's releaseUnanswered) and reports RELEASED, with no lease-lost event, no
+     * overrun and no WARN. Reported ALREADY_LOST before, on Redis, etcd and Redlock alike.
      */
-    @Disabled("review finding: a release retried after its reply was lost reports ALREADY_LOST (see the Javadoc)")
     @Test
     void aReleaseRetriedAfterItsReplyWasLostIsNotReportedAsALoss() throws Exception {
         String name = "lost-release";
