@@ -47,14 +47,12 @@ class ZooKeeperUsingFrameworkCloseTest {
             assertThat(owned.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
             ZooKeeperLockClient locks = ZooKeeperLocks.using(owned);
             Lease lease = locks.lock(name, LockOptions.watchdog(Duration.ofSeconds(4))).acquire(Duration.ofSeconds(5));
-            ensemble.proxies().forEach(proxy -> {
-                proxy.refuse(true);
-                proxy.cutAll();
-            });
+            // Swallowed, not cut: the session sees no disconnection, so the lease is not lost first.
+            ensemble.proxies().forEach(proxy -> proxy.blackhole());
             assertThatThrownBy(lease::release).isInstanceOf(LeaseholdException.class);
             ensemble.proxies().forEach(proxy -> {
-                proxy.refuse(false);
                 proxy.pass();
+                proxy.cutAll(); // whatever the release sent died with the connection
             });
             assertThat(owned.blockUntilConnected(5, TimeUnit.SECONDS)).as("the owner's session is back").isTrue();
             locks.close(); // before the 4 s ttl has passed since the last renewal
