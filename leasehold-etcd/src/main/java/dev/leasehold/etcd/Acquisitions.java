@@ -5,9 +5,11 @@ import dev.leasehold.etcd.internal.EtcdErrors;
 import dev.leasehold.etcd.internal.QueueKeys;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.PutOption;
 
 import java.nio.charset.StandardCharsets;
@@ -317,6 +319,14 @@ final class Acquisitions {
      * @return whether the key was still ours until now
      */
     CompletableFuture<Boolean> revoke(String holder) {
+        return revoke(holder, false);
+    }
+
+    /**
+     * {@link #revoke(String)}; with {@code onlyOnItsLease}, a key on a session is deleted only
+     * while it still hangs on that session ({@link #deleteIfStillOn}).
+     */
+    private CompletableFuture<Boolean> revoke(String holder, boolean onlyOnItsLease) {
         AcquisitionSlot slot = slots.remove(holder);
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
@@ -328,9 +338,9 @@ final class Acquisitions {
                         return CompletableFuture.completedFuture(false);
                     }
                     leave(acquisition);
-                    CompletableFuture<Boolean> ended = acquisition.session() != null
-                            ? writes.delete(acquisition.key())
-                            : client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true);
+                    CompletableFuture<Boolean> ended = acquisition.session() == null
+                            ? client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true)
+                            : onlyOnItsLease ? deleteIfStillOn(acquisition) : writes.delete(acquisition.key());
                     return ended.handle((wasOurs, error) -> {
                         if (error == null) {
                             return wasOurs;
@@ -410,8 +420,9 @@ final class Acquisitions {
      * failed and is not tried again, would leave the key there, the lock held by nobody, for as
      * long as the client lives. So once the ttl has passed (the lease's renewals had stopped, so its
      * ttl has passed too, as a key expires on Redis), the client deletes the key itself, again every
-     * ttl until the delete is answered or the client closes. A release before then releases it as
-     * usual, and this finds the acquisition gone.
+     * ttl until the delete is answered or the client closes; only while the key still hangs on the
+     * session ({@link #deleteIfStillOn}). A release before then releases it as usual, and this finds
+     * the acquisition gone.
      */
     private void expireUnreleased(String holder, AcquisitionSlot slot, Acquisition acquisition) {
         if (acquisition.session() == null || closed) {
@@ -419,8 +430,31 @@ final class Acquisitions {
         }
         CompletableFuture.delayedExecutor(acquisition.ttlSeconds(), TimeUnit.SECONDS).execute(() -> {
             if (!closed && slots.get(holder) == slot) {
-                revoke(holder); // a failure schedules the next try
+                revoke(holder, true); // a failure schedules the next try
             }
+        });
+    }
+
+    /**
+     * Deletes {@code acquisition}'s key only while it still hangs on the acquisition's session (a
+     * linearizable read, then a {@code Txn} that compares the key's mod revision with the one read):
+     * a release holding the lock ({@link #keep}) whose answer was lost may have moved the key onto
+     * a lease of the keep time, and a lengthening ({@link #lengthen}) onto a longer own lease; such
+     * a lease is never kept alive and ends on the server by itself, and the hold it carries must
+     * run its course.
+     *
+     * @return whether the key was deleted
+     */
+    private CompletableFuture<Boolean> deleteIfStillOn(Acquisition acquisition) {
+        return client.getKVClient().get(acquisition.key()).thenCompose(read -> {
+            if (read.getKvs().isEmpty() || read.getKvs().get(0).getLease() != acquisition.leaseId()) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return client.getKVClient().txn()
+                    .If(new Cmp(acquisition.key(), Cmp.Op.EQUAL, CmpTarget.modRevision(read.getKvs().get(0).getModRevision())))
+                    .Then(Op.delete(acquisition.key(), DeleteOption.DEFAULT))
+                    .commit()
+                    .thenApply(TxnResponse::isSucceeded);
         });
     }
 

@@ -1,8 +1,10 @@
 package dev.leasehold.zookeeper;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The ttl of leases on a backend whose nodes live as long as the session: the client deletes a
@@ -16,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 final class NodeExpiry {
 
-    private record Entry(long atNanos, DeadlineTimer.Handle timer) {
+    private record Entry(long atNanos, DeadlineTimer.Handle timer, Runnable expire) {
     }
 
     private final DeadlineTimer timer;
@@ -48,13 +50,29 @@ final class NodeExpiry {
                 if (expired[0]) {
                     expire.run();
                 }
-            }));
+            }), expire);
         });
     }
 
     /** Whether {@code holder} still has a pending expiry (has not expired). */
     boolean pending(String holder) {
         return entries.containsKey(holder);
+    }
+
+    /**
+     * Moves every pending expiry off the timer thread, which is about to end, onto the JDK's shared
+     * delay scheduler, to run at the same time: the client closes over a framework its owner keeps
+     * open ({@link ZooKeeperLocks#using}), so the nodes still waiting for their expiry (a release
+     * that failed) live on with the owner's session, and nothing else would delete them.
+     */
+    void handOver() {
+        entries.forEach((holder, entry) -> {
+            if (entries.remove(holder, entry)) {
+                entry.timer().cancel();
+                long delay = Math.max(0, entry.atNanos() - System.nanoTime());
+                CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(entry.expire());
+            }
+        });
     }
 
     /** Forgets {@code holder}'s expiry (its lease was released). */

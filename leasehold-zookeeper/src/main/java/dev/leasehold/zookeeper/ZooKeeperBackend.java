@@ -28,6 +28,7 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
     private final ScheduledExecutorService timers;
     private final SessionWatch session;
     private final OwedCleanups owed = new OwedCleanups();
+    private final NodeExpiry expiry;
     private final KindProtocols<ZooKeeperProtocol> protocols;
 
     /**
@@ -48,7 +49,7 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
         executor.setRemoveOnCancelPolicy(true);
         this.timers = executor;
         this.session = new SessionWatch(curator, timers, sessionTimeout);
-        NodeExpiry expiry = new NodeExpiry(timers);
+        this.expiry = new NodeExpiry(timers);
         SessionGrant grants = new SessionGrant(session::sessionTimeout, () -> {
             try {
                 return curator.getZookeeperClient().getZooKeeper().getSessionId();
@@ -98,12 +99,17 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
 
     /**
      * Stops watching the session, ends the timer thread, and closes the Curator framework if the
-     * client created it (a framework given to {@link ZooKeeperLocks#using} stays open).
+     * client created it; a framework given to {@link ZooKeeperLocks#using} stays open, its session
+     * with the nodes of failed releases on it, so their expiries still run at their time
+     * ({@link NodeExpiry#handOver}).
      */
     @Override
     public void close() {
         curator.getConnectionStateListenable().removeListener(session);
         curator.getConnectionStateListenable().removeListener(owed);
+        if (!ownsCurator) {
+            expiry.handOver();
+        }
         timers.shutdownNow();
         try {
             timers.awaitTermination(1, TimeUnit.SECONDS);
