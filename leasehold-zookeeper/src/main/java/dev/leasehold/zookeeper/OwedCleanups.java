@@ -18,11 +18,15 @@ import java.util.function.Supplier;
  * connection timeout and a few retries; a connection down longer than both, but back within the
  * session timeout, would leave the node behind. So a clean-up still owed is sent again each time
  * the connection comes back (RECONNECTED), until one succeeds. The session's loss (LOST) settles
- * every debt: the servers delete the session's nodes with it.
+ * every debt: the servers delete the session's nodes with it. A lock client closed over a framework
+ * its owner keeps ({@link ZooKeeperLocks#using}) leaves the session alive, so its debts stay owed:
+ * this listener stays registered on that framework until they are paid ({@link #closeWithin}).
  */
 final class OwedCleanups implements ConnectionStateListener {
 
     private final Map<String, Supplier<CompletableFuture<Void>>> owed = new ConcurrentHashMap<>();
+    /** The framework whose connection events this listens to, and which it leaves once closed and paid up. */
+    private volatile CuratorFramework leaveWhenPaid;
 
     /**
      * Runs {@code cleanup} of the acquisition of {@code holder} now, and again on every
@@ -48,15 +52,41 @@ final class OwedCleanups implements ConnectionStateListener {
             return CompletableFuture.failedFuture(closing);
         }
         // Only this very clean-up is paid: an engine retry may have put an equal one in its place.
-        done.thenRun(() -> owed.remove(holder, cleanup));
+        done.thenRun(() -> {
+            owed.remove(holder, cleanup);
+            leaveIfPaid();
+        });
         return done;
+    }
+
+    /**
+     * The lock client closes. Over a framework whose session ends with it, the debts end too and
+     * this stops listening now; over one whose session lives on (its owner's), it listens on until
+     * every debt is paid, or the session is lost.
+     */
+    void closeWithin(CuratorFramework curator, boolean sessionEnds) {
+        if (sessionEnds) {
+            owed.clear();
+        }
+        leaveWhenPaid = curator;
+        leaveIfPaid();
+    }
+
+    private void leaveIfPaid() {
+        CuratorFramework curator = leaveWhenPaid;
+        if (curator != null && owed.isEmpty()) {
+            curator.getConnectionStateListenable().removeListener(this);
+        }
     }
 
     @Override
     public void stateChanged(CuratorFramework client, ConnectionState state) {
         switch (state) {
             case RECONNECTED -> owed.forEach(this::attempt);
-            case LOST -> owed.clear();
+            case LOST -> {
+                owed.clear();
+                leaveIfPaid();
+            }
             default -> {
             }
         }

@@ -101,12 +101,13 @@ final class ZooKeeperBackend extends InspectedBackend<ZooKeeperInspector> {
      * Stops watching the session, ends the timer thread, and closes the Curator framework if the
      * client created it; a framework given to {@link ZooKeeperLocks#using} stays open, its session
      * with the nodes of failed releases on it, so their expiries still run at their time
-     * ({@link NodeExpiry#handOver}).
+     * ({@link NodeExpiry#handOver}), and the clean-ups of given-up acquisitions still owed are sent
+     * on its reconnections until paid ({@link OwedCleanups#closeWithin}).
      */
     @Override
     public void close() {
         curator.getConnectionStateListenable().removeListener(session);
-        curator.getConnectionStateListenable().removeListener(owed);
+        owed.closeWithin(curator, ownsCurator);
         if (!ownsCurator) {
             expiry.handOver();
         }
