@@ -10,6 +10,7 @@ import dev.leasehold.ReleaseStatus;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -89,34 +90,51 @@ public final class LateGrant {
     }
 
     /**
-     * Work handed a lease whose grant was answered after its ttl never runs: {@code call} (on a
-     * thread of its own) and {@code callAsync}, each on a lock of its own named after {@code name},
-     * end with {@link LeaseLostException} or {@link LockUnavailableException} without calling it.
+     * Work handed a lease whose grant was answered after its ttl never runs: {@code call} and
+     * {@code tryCall} (each on a thread of its own) and {@code callAsync}, each on a lock of its own
+     * named after {@code name}, end with {@link LeaseLostException} or
+     * {@link LockUnavailableException} without calling it ({@code tryCall} may also answer with its
+     * {@code otherwise}, as when it is not granted in time).
      */
     public static void workNeverRuns(Arrangement arrangement, String name) throws Exception {
         AtomicInteger ran = new AtomicInteger();
         CompletableFuture<String> call = new CompletableFuture<>();
-        Lease rival = arrangement.grantedAfterItsTtlWhileARivalHolds(name + "-call", lock -> new Thread(() -> {
-            try {
-                call.complete(lock.call(Duration.ofSeconds(10), () -> "ran " + ran.incrementAndGet()));
-            } catch (Throwable failed) {
-                call.completeExceptionally(failed);
-            }
-        }).start());
+        Lease rival = arrangement.grantedAfterItsTtlWhileARivalHolds(name + "-call", lock -> onItsOwnThread(call,
+                () -> lock.call(Duration.ofSeconds(10), () -> "ran " + ran.incrementAndGet())));
         CompletableFuture<String> callAsync = new CompletableFuture<>();
         Lease asyncRival = arrangement.grantedAfterItsTtlWhileARivalHolds(name + "-call-async",
                 lock -> lock.callAsync(Duration.ofSeconds(10),
                         lease -> CompletableFuture.completedFuture("ran " + ran.incrementAndGet()))
                         .whenComplete((value, error) -> settle(callAsync, value, error)));
+        CompletableFuture<String> tryCall = new CompletableFuture<>();
+        Lease tryRival = arrangement.grantedAfterItsTtlWhileARivalHolds(name + "-try-call", lock -> onItsOwnThread(tryCall,
+                () -> lock.tryCall(Duration.ofSeconds(10), () -> "ran " + ran.incrementAndGet(), () -> "otherwise")));
 
         for (CompletableFuture<String> work : List.of(call, callAsync)) {
             assertThatThrownBy(() -> work.get(ANSWER_WAIT.toSeconds(), TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).cause()
                     .isInstanceOfAny(LeaseLostException.class, LockUnavailableException.class);
         }
+        try {
+            assertThat(tryCall.get(ANSWER_WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("otherwise");
+        } catch (ExecutionException failed) {
+            assertThat(failed.getCause()).isInstanceOfAny(LeaseLostException.class, LockUnavailableException.class);
+        }
         assertThat(ran).as("work run under a lease granted after its ttl while a rival held the lock").hasValue(0);
-        assertThat(rival.release()).isEqualTo(ReleaseStatus.RELEASED);
-        assertThat(asyncRival.release()).isEqualTo(ReleaseStatus.RELEASED);
+        for (Lease held : List.of(rival, asyncRival, tryRival)) {
+            assertThat(held.release()).isEqualTo(ReleaseStatus.RELEASED);
+        }
+    }
+
+    /** Completes {@code outcome} with what {@code work} returns or throws, on a thread of its own. */
+    private static void onItsOwnThread(CompletableFuture<String> outcome, Callable<String> work) {
+        new Thread(() -> {
+            try {
+                outcome.complete(work.call());
+            } catch (Throwable failed) {
+                outcome.completeExceptionally(failed);
+            }
+        }).start();
     }
 
     private static <T> void settle(CompletableFuture<T> future, T value, Throwable error) {
