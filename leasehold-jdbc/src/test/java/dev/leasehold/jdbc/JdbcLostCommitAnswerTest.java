@@ -4,10 +4,10 @@ import dev.leasehold.DistributedLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LeaseLostException;
 import dev.leasehold.LockOptions;
-import dev.leasehold.LockUnavailableException;
 import dev.leasehold.ReleaseStatus;
 import dev.leasehold.launcher.PgBouncer;
 import dev.leasehold.testkit.fault.FaultProxy;
+import dev.leasehold.testkit.fault.LateGrant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -26,9 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -195,32 +193,11 @@ class JdbcLostCommitAnswerTest {
     @EnumSource(Route.class)
     void aGrantAnsweredAfterItsTtlWhileARivalHoldsIsNeverValid(Route route) throws Exception {
         start(route);
-        String name = "late";
-        CompletableFuture<Lease> acquire = new CompletableFuture<>();
-        Lease rival = grantedAfterItsTtlWhileARivalHolds(name, lock -> lock.acquireAsync(Duration.ofSeconds(10))
-                .whenComplete((lease, error) -> settle(acquire, lease, error)));
-
-        Lease late;
-        try {
-            late = acquire.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-        } catch (ExecutionException failed) {
-            late = null; // told it failed: nothing to check on its side
-        }
-        if (late != null) {
-            assertThat(rival.token()).isGreaterThan(late.token());
-            assertThat(late.isValid()).as("a lease whose grant came after its ttl").isFalse();
-            assertThat(late.lost().toCompletableFuture().get(5, TimeUnit.SECONDS)).as("lost()").isNotNull();
-            Lease stale = late;
+        LateGrant.isNeverValidWhileTheRivalHolds(this::grantedAfterItsTtlWhileARivalHolds, "late", direct, stale -> {
             try (Connection connection = TestDatabase.dataSource(SharedDatabase.server()).getConnection()) {
-                assertThatThrownBy(() -> new JdbcFenceGuard(table + "_fence").admit(connection, "r", stale))
-                        .isInstanceOf(LeaseLostException.class);
+                new JdbcFenceGuard(table + "_fence").admit(connection, "r", stale);
             }
-            assertThat(late.release()).isEqualTo(ReleaseStatus.ALREADY_LOST);
-        }
-        Thread.sleep(200); // the background clean-up of the lost lease, if one runs
-        assertThat(rival.isValid()).isTrue();
-        assertThat(direct.lock(name).tryAcquire(Duration.ZERO)).as("still held by the rival").isEmpty();
-        assertThat(rival.release()).isEqualTo(ReleaseStatus.RELEASED);
+        });
     }
 
     /**
@@ -232,28 +209,7 @@ class JdbcLostCommitAnswerTest {
     @EnumSource(Route.class)
     void workGivenAGrantAnsweredAfterItsTtlNeverRuns(Route route) throws Exception {
         start(route);
-        AtomicInteger ran = new AtomicInteger();
-        CompletableFuture<String> call = new CompletableFuture<>();
-        Lease rival = grantedAfterItsTtlWhileARivalHolds("late-call", lock -> new Thread(() -> {
-            try {
-                call.complete(lock.call(Duration.ofSeconds(10), () -> "ran " + ran.incrementAndGet()));
-            } catch (Throwable failed) {
-                call.completeExceptionally(failed);
-            }
-        }).start());
-        CompletableFuture<String> callAsync = new CompletableFuture<>();
-        Lease asyncRival = grantedAfterItsTtlWhileARivalHolds("late-call-async", lock -> lock.callAsync(Duration.ofSeconds(10),
-                lease -> CompletableFuture.completedFuture("ran " + ran.incrementAndGet()))
-                .whenComplete((value, error) -> settle(callAsync, value, error)));
-
-        for (CompletableFuture<String> work : List.of(call, callAsync)) {
-            assertThatThrownBy(() -> work.get(OPERATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).cause()
-                    .isInstanceOfAny(LeaseLostException.class, LockUnavailableException.class);
-        }
-        assertThat(ran).as("work run under a lease granted after its ttl while a rival held the lock").hasValue(0);
-        assertThat(rival.release()).isEqualTo(ReleaseStatus.RELEASED);
-        assertThat(asyncRival.release()).isEqualTo(ReleaseStatus.RELEASED);
+        LateGrant.workNeverRuns(this::grantedAfterItsTtlWhileARivalHolds, "late");
     }
 
     /**
@@ -274,15 +230,6 @@ class JdbcLostCommitAnswerTest {
         Lease rival = direct.lock(name).acquire(Duration.ofSeconds(5));
         proxy.releaseReplies();
         return rival;
-    }
-
-    private static <T> void settle(CompletableFuture<T> future, T value, Throwable error) {
-        if (error != null) {
-            future.completeExceptionally(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                    ? error.getCause() : error);
-        } else {
-            future.complete(value);
-        }
     }
 
     /** An acquire whose granting commit went through, its answer held by the proxy, and that commit's token. */

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The behaviour every backend promises, as one abstract JUnit 5 class run once per lock kind: a
@@ -553,7 +554,29 @@ public abstract class LockClientContract {
     @Test
     void reenteringAJavaLockViewWhoseLeaseWasLostThrows() throws Exception {
         String lockName = name("reenter-lost");
-        ReentrantLeaseLock javaLock = lock(client(), lockName, LockOptions.fixedLease(Duration.ofSeconds(1))).asJavaLock();
+        reentryIsRefusedOnceTheLeaseIsLost(lockName,
+                lock(client(), lockName, LockOptions.fixedLease(Duration.ofSeconds(1))).asJavaLock());
+    }
+
+    /**
+     * The read side of a read-write pair's Java views is refused re-entry on a lost lease the same
+     * way, the rival being a writer (run for the write kind, whose pair this is; the contract runs
+     * no read kind of its own, readers sharing the lock).
+     */
+    @Test
+    void reenteringAReadLockViewWhoseLeaseWasLostThrows() throws Exception {
+        assumeTrue(kind instanceof LockKind.Write, "the read view of a read-write pair, run with the write kind");
+        String lockName = name("reenter-lost-read");
+        reentryIsRefusedOnceTheLeaseIsLost(lockName,
+                client().readWriteLock(lockName, LockOptions.fixedLease(Duration.ofSeconds(1))).readLock().asJavaLock());
+    }
+
+    /**
+     * Locks {@code javaLock}, waits until its 1 s fixed lease is lost, lets another client take the
+     * lock of the kind under test named {@code lockName}, and shows that every way of re-entering
+     * throws {@link LeaseLostException} while the outer hold still unlocks, leaving the rival alone.
+     */
+    private void reentryIsRefusedOnceTheLeaseIsLost(String lockName, ReentrantLeaseLock javaLock) throws Exception {
         javaLock.lock();
         Lease lost = javaLock.currentLease().orElseThrow();
         lost.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
