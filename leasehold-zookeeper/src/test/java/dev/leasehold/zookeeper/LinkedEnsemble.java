@@ -72,7 +72,25 @@ final class LinkedEnsemble implements AutoCloseable {
     private final List<Peer> peers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
-    LinkedEnsemble() throws Exception {
+    /**
+     * Starts the ensemble, trying again (on new ports) up to twice if it does not come up: a port
+     * found free may be taken before its server binds it (a proxy's or an outgoing connection's
+     * ephemeral port), and the server then never listens.
+     */
+    static LinkedEnsemble start() throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new LinkedEnsemble();
+            } catch (IllegalStateException notUp) {
+                if (attempt == 3) {
+                    throw notUp;
+                }
+                System.out.println("linked ensemble did not come up (" + notUp.getMessage() + "), starting it again");
+            }
+        }
+    }
+
+    private LinkedEnsemble() throws Exception {
         System.setProperty("zookeeper.forceSync", "no");
         System.setProperty("zookeeper.admin.enableServer", "false");
         System.setProperty("zookeeper.4lw.commands.whitelist", "*");

@@ -73,7 +73,7 @@ class ZooKeeperNemesisTest {
      * any earlier), and its write after a check made before the pause must be refused by the guard.
      */
     private static void pauseScenario() throws Exception {
-        try (LinkedEnsemble ensemble = new LinkedEnsemble();
+        try (LinkedEnsemble ensemble = LinkedEnsemble.start();
              ZooKeeperLockClient other = ZooKeeperLocks.builder().connectString(ensemble.connectStringWithout(0))
                      .sessionTimeout(SESSION).build()) {
             History history = new History();
@@ -181,7 +181,7 @@ class ZooKeeperNemesisTest {
      */
     private static Outcome run(java.util.function.ToIntFunction<LinkedEnsemble> victim, boolean localRenewals)
             throws Exception {
-        try (LinkedEnsemble ensemble = new LinkedEnsemble()) {
+        try (LinkedEnsemble ensemble = LinkedEnsemble.start()) {
             assertThat(EnsembleCheck.read(ensemble.connectStringWithout(0))).as("conf, which the linked ensemble allows")
                     .contains(new EnsembleCheck.Settings(Duration.ofMillis(LinkedEnsemble.TICK_MILLIS),
                             LinkedEnsemble.SYNC_LIMIT));
