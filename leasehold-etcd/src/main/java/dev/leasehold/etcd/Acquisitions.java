@@ -428,6 +428,9 @@ final class Acquisitions {
         if (acquisition.session() == null || closed) {
             return; // an own lease is not kept alive: it expires on the server by itself
         }
+        if (acquisition.lost().isDone()) {
+            return; // the session was found gone, and the key with it: every lease on it lost at once
+        }
         CompletableFuture.delayedExecutor(acquisition.ttlSeconds(), TimeUnit.SECONDS).execute(() -> {
             if (!closed && slots.get(holder) == slot) {
                 revoke(holder, true); // a failure schedules the next try
