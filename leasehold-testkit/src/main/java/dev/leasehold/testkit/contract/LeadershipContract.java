@@ -274,15 +274,19 @@ public abstract class LeadershipContract {
         Candidate leader = candidate(closing(connect()), "node-a", TTL);
         leader.start();
         Lease term = leader.leadership.awaitLeadership(Duration.ofSeconds(30)).orElseThrow();
-        Optional<LeaderInfo> seen = observer.currentLeader();
-        assertThat(seen).contains(new LeaderInfo("node-a", term.token(), Optional.of("node-a:8080")));
+        // The term is granted before its leader publishes the record (currentLeader's Javadoc).
+        LeaderInfo published = new LeaderInfo("node-a", term.token(), Optional.of("node-a:8080"));
+        eventually(() -> observer.currentLeader().equals(Optional.of(published)), "the leader's record is read");
         leader.leadership.resign();
-        assertThat(observer.currentLeader()).as("after the leader resigned").isEmpty();
+        // Well within the ttl: a record that only went when its lease expired would fail this.
+        eventually(() -> observer.currentLeader().isEmpty(), "no record after the leader resigned",
+                Duration.ofSeconds(2));
 
         Leadership withoutValue = closing(closing(connect()).leadership(election(),
                 LeadershipOptions.defaults().withLockOptions(LockOptions.watchdog(TTL))));
         withoutValue.start(new Candidate("default", withoutValue, history, counter));
         Lease second = withoutValue.awaitLeadership(Duration.ofSeconds(30)).orElseThrow();
+        eventually(() -> observer.currentLeader().isPresent(), "the second leader's record is read");
         LeaderInfo info = observer.currentLeader().orElseThrow();
         assertThat(info.token()).isEqualTo(second.token()).isGreaterThan(term.token());
         assertThat(info.value()).isEmpty();
