@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,7 +44,7 @@ class JdbcLocksTest {
             assertThat(a.lock("rw:shared").tryAcquire(Duration.ZERO)).as("the mutex sees readers").isEmpty();
 
             CompletableFuture<Lease> writer = onB.writeLock().acquireAsync(Duration.ofSeconds(10));
-            Thread.sleep(300); // the writer's first attempt is blocked and registers
+            eventually(() -> a.inspect("rw:shared").waiters() >= 1, "the waiting writer registered");
             assertThat(writer).isNotDone();
             assertThat(a.readWriteLock("rw:shared").readLock().tryAcquire(Duration.ZERO))
                     .as("a new reader yields to the waiting writer").isEmpty();
