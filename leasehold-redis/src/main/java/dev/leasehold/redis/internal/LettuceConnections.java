@@ -20,6 +20,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class LettuceConnections {
 
+    /** Handshakes tried in all when the server closes the connection during one. */
+    private static final int HANDSHAKE_ATTEMPTS = 4;
+
     private LettuceConnections() {
     }
 
@@ -56,13 +59,22 @@ public final class LettuceConnections {
     /**
      * Opens a command connection. Lettuce now and then reports a rejected AUTH as a connection
      * closed during the handshake (the close overtakes the error reply), so such a failure is
-     * tried once more, which names the real cause.
+     * tried again, up to {@value #HANDSHAKE_ATTEMPTS} handshakes in all, until one names the real
+     * cause. Once more was not enough: on a loaded machine two handshakes in a row lost that race,
+     * and a Redlock node with a wrong password passed for one that was merely down.
      */
     public static CompletableFuture<StatefulRedisConnection<String, String>> connect(RedisClient client,
                                                                                      RedisEndpoint endpoint) {
-        return connectOnce(client, endpoint).exceptionallyCompose(error -> RedisErrors.isClosedDuringHandshake(error)
-                ? connectOnce(client, endpoint)
-                : CompletableFuture.failedFuture(error));
+        return connect(client, endpoint, HANDSHAKE_ATTEMPTS);
+    }
+
+    private static CompletableFuture<StatefulRedisConnection<String, String>> connect(RedisClient client,
+                                                                                      RedisEndpoint endpoint,
+                                                                                      int attempts) {
+        return connectOnce(client, endpoint).exceptionallyCompose(error ->
+                attempts > 1 && RedisErrors.isClosedDuringHandshake(error)
+                        ? connect(client, endpoint, attempts - 1)
+                        : CompletableFuture.failedFuture(error));
     }
 
     private static CompletableFuture<StatefulRedisConnection<String, String>> connectOnce(RedisClient client,

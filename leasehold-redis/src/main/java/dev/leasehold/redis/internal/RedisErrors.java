@@ -104,7 +104,7 @@ public final class RedisErrors {
     /**
      * Whether a connect failed because the server closed the connection during the handshake.
      * Lettuce reports a rejected AUTH that way now and then (the close overtakes the error
-     * reply), so {@link LettuceConnections#connect} connects once more to learn the real cause.
+     * reply), so {@link LettuceConnections#connect} tries again to learn the real cause.
      */
     static boolean isClosedDuringHandshake(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
