@@ -46,6 +46,8 @@ class ZooKeeperNemesisTest {
     private static final Duration TTL = Duration.ofSeconds(3);
     /** Thread scheduling between the deadline's tick and the callback that completes lost(). */
     private static final long REPORT_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long the majority side may take to elect a leader and grant (see acquireOnceElected). */
+    private static final Duration ELECTION_PATIENCE = Duration.ofSeconds(90);
 
     /** What one scenario measured. */
     private record Outcome(Verdict verdict, long overlapMillis, long lostAfterDeadlineMillis) {
@@ -259,7 +261,7 @@ class ZooKeeperNemesisTest {
      */
     private static Lease acquireOnceElected(ZooKeeperLockClient client, String name, LinkedEnsemble ensemble) {
         long start = System.nanoTime();
-        long giveUp = start + TimeUnit.SECONDS.toNanos(90);
+        long giveUp = start + ELECTION_PATIENCE.toNanos();
         while (true) {
             try {
                 Lease lease = client.lock(name, LockOptions.watchdog(TTL)).acquire(Duration.ofSeconds(30));
@@ -268,8 +270,8 @@ class ZooKeeperNemesisTest {
                 return lease;
             } catch (LockUnavailableException electing) {
                 if (System.nanoTime() > giveUp) {
-                    throw new AssertionError("the majority side could not acquire within 90 s; servers' modes "
-                            + ensemble.modes(), electing);
+                    throw new AssertionError("the majority side could not acquire within " + ELECTION_PATIENCE
+                            + "; servers' modes " + ensemble.modes(), electing);
                 }
                 sleep(100);
             }
