@@ -6,6 +6,7 @@ import dev.leasehold.NodeFailure;
 import dev.leasehold.launcher.FreePorts;
 import dev.leasehold.launcher.RedisBinary;
 import dev.leasehold.launcher.RedisServer;
+import dev.leasehold.launcher.RespClient;
 import dev.leasehold.launcher.TlsMaterial;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -14,11 +15,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -253,6 +260,81 @@ class RedisConnectionTest {
                     .operationTimeout(Duration.ofSeconds(2)).connect())
                     .isInstanceOf(LockUnavailableException.class)
                     .hasMessageContaining("does not speak the Redis protocol").hasMessageContaining("check the port");
+        }
+    }
+
+    @Test
+    void aServerAtItsConnectionLimitIsNamedAsSuchAndLeavesNothing() throws Exception {
+        Set<String> threadsBefore = ServerProbe.clientThreads();
+        try (RedisServer server = RedisServer.builder().arg("--maxclients", "1").start()) {
+            try (RespClient only = RespClient.connect(server.host(), server.port())) {
+                assertThat(only.call("PING")).as("the one allowed connection is served").isEqualTo("PONG");
+                assertThatThrownBy(() -> RedisLocks.builder().uri(server.uri()).operationTimeout(Duration.ofSeconds(2))
+                        .connect())
+                        .isInstanceOfSatisfying(LockUnavailableException.class, e -> {
+                            assertThat(e.getMessage()).contains(server.uri()).contains("connection limit")
+                                    .contains("'maxclients'").doesNotContain("check that the server is running");
+                            assertThat(e.failures()).singleElement()
+                                    .satisfies(f -> assertThat(f.kind()).isEqualTo(NodeFailure.Kind.REFUSED));
+                        });
+            }
+            try (RedisLockClient client = RedisLocks.connect(server.uri());
+                 Lease lease = client.lock("room").acquire(Duration.ZERO)) {
+                assertThat(lease.isValid()).as("once a connection is free, a client connects").isTrue();
+            }
+        }
+        assertThat(ServerProbe.clientThreadsAfterShutdown()).isSubsetOf(threadsBefore);
+    }
+
+    /** The limit leaves room for the two clients and the test's own connection to read the server's stats. */
+    @Test
+    void aWaiterWhoseSubscriptionTheFullServerRefusesIsToldWhyAndKeepsNothing() {
+        try (RedisServer server = RedisServer.builder().arg("--maxclients", "3").start();
+             RespClient admin = RespClient.connect(server.host(), server.port());
+             RedisLockClient holder = RedisLocks.connect(server.uri());
+             RedisLockClient waiter = RedisLocks.connect(server.uri())) {
+            Lease held = holder.lock("full").acquire(Duration.ZERO);
+            assertThatThrownBy(() -> waiter.lock("full").acquire(Duration.ofSeconds(5)))
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("pub/sub connection").hasMessageContaining("connection limit");
+            assertThat(waiter.heldLeases()).isZero();
+            eventually(() -> waiter.activeSubscriptions() == 0, "the failed subscription is dropped");
+            String stats = (String) admin.call("INFO", "stats");
+            assertThat(stats).as("no second connection just to unsubscribe").contains("rejected_connections:1\r\n");
+            held.close();
+            assertThat(waiter.lock("full").tryAcquire(Duration.ZERO))
+                    .as("an attempt that needs no subscription still works").isPresent();
+        }
+    }
+
+    /**
+     * A port that accepts and closes every handshake after 700 ms: four handshakes in a row would
+     * take 2.8 s; within the 1 s operation timeout there is room for two.
+     */
+    @Test
+    void aServerThatClosesEveryHandshakeIsGivenUpOnAfterAboutTheOperationTimeout() throws Exception {
+        AtomicInteger accepted = new AtomicInteger();
+        try (ServerSocket closing = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread closer = new Thread(() -> {
+                while (!closing.isClosed()) {
+                    try (Socket socket = closing.accept()) {
+                        accepted.incrementAndGet();
+                        Thread.sleep(700);
+                    } catch (IOException | InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "handshake-closer");
+            closer.setDaemon(true);
+            closer.start();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> RedisLocks.builder().uri("redis://127.0.0.1:" + closing.getLocalPort())
+                    .operationTimeout(Duration.ofSeconds(1)).connect())
+                    .isInstanceOf(LockUnavailableException.class)
+                    .hasMessageContaining("closed the connection during the handshake")
+                    .hasMessageContaining("'maxclients'");
+            assertThat(accepted.get()).as("handshakes started within the timeout").isBetween(1, 2);
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(1_000 + 700 + 800);
         }
     }
 }

@@ -61,19 +61,22 @@ public final class LettuceConnections {
      * closed during the handshake (the close overtakes the error reply), so such a failure is
      * tried again, up to {@value #HANDSHAKE_ATTEMPTS} handshakes in all, until one names the real
      * cause. Once more was not enough: on a loaded machine two handshakes in a row lost that race,
-     * and a Redlock node with a wrong password passed for one that was merely down.
+     * and a Redlock node with a wrong password passed for one that was merely down. A handshake
+     * starts again only within the endpoint's handshake timeout of the first one, so a server that
+     * closes every handshake slowly costs about that timeout, not four of them.
      */
     public static CompletableFuture<StatefulRedisConnection<String, String>> connect(RedisClient client,
                                                                                      RedisEndpoint endpoint) {
-        return connect(client, endpoint, HANDSHAKE_ATTEMPTS);
+        long deadline = System.nanoTime() + endpoint.uri().getTimeout().toNanos();
+        return connect(client, endpoint, HANDSHAKE_ATTEMPTS, deadline);
     }
 
     private static CompletableFuture<StatefulRedisConnection<String, String>> connect(RedisClient client,
                                                                                       RedisEndpoint endpoint,
-                                                                                      int attempts) {
+                                                                                      int attempts, long deadline) {
         return connectOnce(client, endpoint).exceptionallyCompose(error ->
-                attempts > 1 && RedisErrors.isClosedDuringHandshake(error)
-                        ? connect(client, endpoint, attempts - 1)
+                attempts > 1 && RedisErrors.isClosedDuringHandshake(error) && System.nanoTime() - deadline < 0
+                        ? connect(client, endpoint, attempts - 1, deadline)
                         : CompletableFuture.failedFuture(error));
     }
 

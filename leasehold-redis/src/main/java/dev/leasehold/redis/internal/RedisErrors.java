@@ -78,12 +78,24 @@ public final class RedisErrors {
     }
 
     /**
-     * The advice for a connect that reached something, but not the Redis the URI meant: a database
+     * The advice for a connect that reached something, but not the Redis the URI meant: a server at
+     * its {@code maxclients} limit, one that closed the connection during the handshake, a database
      * the server does not have, a plaintext port asked for TLS (it never answers the handshake),
      * a port of another service (an HTTP server's reply is not the Redis protocol); else null.
      */
     private static String connectError(String server, String operation, NodeFailure.Kind kind, Throwable cause) {
         String root = firstLine(rootMessage(cause));
+        // Redis answers a connection over its limit with this error before any command, then closes.
+        if (root.contains("max number of clients reached")) {
+            return "the server is at its connection limit (" + root + "); close idle connections to it or raise "
+                    + "its 'maxclients' setting (each Leasehold client holds one connection, and a second one "
+                    + "while a thread waits for a lock)";
+        }
+        if (isClosedDuringHandshake(cause)) {
+            return "the server closed the connection during the handshake (" + root + "); check the password, "
+                    + "that the port serves Redis with the scheme the URI names (rediss:// for TLS), and that the "
+                    + "server is not at its 'maxclients' limit or shutting down";
+        }
         if (root.contains("DB index is out of range")) {
             return "the server has no such database (" + root + "); use a database number below the server's "
                     + "'databases' setting (16 by default), e.g. /0";

@@ -234,8 +234,11 @@ public final class ReleaseChannels implements AutoCloseable {
             names = new String[] {channelName, channel.own};
         }
         String[] both = names;
-        return connection().thenCompose(c -> c.unsubscribe(both))
-                .thenApply(ignored -> null);
+        // Only a subscription that was made is undone. One that failed (a full or unreachable
+        // server) has nothing to undo, and must not open a connection just to unsubscribe.
+        return channel.subscribed.handle((made, error) -> error == null).thenCompose(made -> made
+                ? connection().thenCompose(c -> c.unsubscribe(both)).thenApply(ignored -> (Void) null)
+                : CompletableFuture.completedFuture(null));
     }
 
     private CompletableFuture<PubSubLink> connection() {
