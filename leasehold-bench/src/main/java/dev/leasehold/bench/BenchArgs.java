@@ -55,6 +55,23 @@ record BenchArgs(boolean smoke, Path out) {
         return value;
     }
 
+    /**
+     * {@code value} of the option {@code arg} as a positive whole number.
+     *
+     * @throws IllegalArgumentException naming {@code arg} and {@code value} if it is not one
+     */
+    static int positive(String arg, String value) {
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed > 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new IllegalArgumentException(arg + " needs a positive whole number, got '" + value + "'");
+    }
+
     /** Writes {@code report} to {@link #out()} and prints it. */
     void publish(String report) throws IOException {
         Files.writeString(out, report);

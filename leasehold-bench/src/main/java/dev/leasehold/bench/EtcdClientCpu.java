@@ -77,27 +77,15 @@ public final class EtcdClientCpu {
                         }
                         peers = List.of(value);
                     }
-                    case "--threads" -> threads = positive(arg, value);
-                    case "--seconds" -> cell = Duration.ofSeconds(positive(arg, value));
-                    case "--rounds" -> rounds = positive(arg, value);
+                    case "--threads" -> threads = BenchArgs.positive(arg, value);
+                    case "--seconds" -> cell = Duration.ofSeconds(BenchArgs.positive(arg, value));
+                    case "--rounds" -> rounds = BenchArgs.positive(arg, value);
                     case "--out" -> out = Path.of(value);
                     case "--jfr" -> jfr = Path.of(value);
                     default -> throw new IllegalArgumentException("unknown argument " + arg + "; " + USAGE);
                 }
             }
             return new Settings(peers, threads, cell, rounds, out, jfr);
-        }
-
-        private static int positive(String arg, String value) {
-            try {
-                int parsed = Integer.parseInt(value);
-                if (parsed > 0) {
-                    return parsed;
-                }
-            } catch (NumberFormatException notANumber) {
-                // reported below
-            }
-            throw new IllegalArgumentException(arg + " needs a positive whole number, got '" + value + "'");
         }
     }
 
