@@ -24,6 +24,8 @@ final class AcquisitionSlot {
     CompletableFuture<Boolean> lastRenewal = CompletableFuture.completedFuture(true);
     private CompletableFuture<?> lastAttempt = CompletableFuture.completedFuture(null);
     private boolean ended;
+    /** Whether an attempt or a release failed: a write of the key may still land, so its number is never reused. */
+    private volatile boolean uncertain;
 
     AcquisitionSlot(CompletableFuture<Acquisitions.Acquisition> current) {
         this.current = current;
@@ -38,8 +40,23 @@ final class AcquisitionSlot {
         if (ended) {
             return false;
         }
-        lastAttempt = attempt;
+        // Marked before end() sees the attempt end, so a release that follows reads the mark.
+        lastAttempt = attempt.whenComplete((ignored, error) -> {
+            if (error != null) {
+                uncertain = true;
+            }
+        });
         return true;
+    }
+
+    /** A write of the key failed: its outcome is unknown. */
+    void uncertain() {
+        uncertain = true;
+    }
+
+    /** Whether every attempt and release of this acquisition was answered ({@link KeyNumbers}). */
+    boolean everyAttemptAnswered() {
+        return !uncertain;
     }
 
     /**

@@ -57,9 +57,17 @@ final class Acquisitions {
      *
      * @param session the session the key hangs on, or null when the lease is the key's own
      * @param lost    completes when the session is found gone ({@link Sessions#gone}); null for an own lease
+     * @param number  the number naming the key on its session, or null for a key named by its own lease
      */
     record Acquisition(long leaseId, long ttlSeconds, ByteSequence key, Sessions.Session session,
-                       CompletableFuture<String> lost) {
+                       CompletableFuture<String> lost, KeyNumbers.Claim number) {
+
+        /** The key's number may never be reused: the key lives on elsewhere, or a write of it may still land. */
+        void retireNumber() {
+            if (number != null) {
+                number.retire();
+            }
+        }
     }
 
     /**
@@ -277,12 +285,13 @@ final class Acquisitions {
     private CompletableFuture<Boolean> lengthen(AcquisitionSlot slot, Acquisition acquisition, String holder, long seconds) {
         // Off the session first: its loss must not be reported for a key that lives on elsewhere.
         leave(acquisition);
+        acquisition.retireNumber();
         return moveToNewLease(acquisition, holder, seconds).thenApply(moved -> {
             if (moved.isEmpty()) {
                 return false;
             }
             slot.current = CompletableFuture.completedFuture(
-                    new Acquisition(moved.getAsLong(), seconds, acquisition.key(), null, null));
+                    new Acquisition(moved.getAsLong(), seconds, acquisition.key(), null, null, null));
             revokeOwn(acquisition);
             return true;
         });
@@ -340,15 +349,23 @@ final class Acquisitions {
                     leave(acquisition);
                     CompletableFuture<Boolean> ended = acquisition.session() == null
                             ? client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true)
-                            : onlyOnItsLease ? deleteIfStillOn(acquisition) : writes.delete(acquisition.key());
+                            : onlyOnItsLease ? deleteIfStillOn(acquisition)
+                            : writes.delete(acquisition.key(), value(holder));
                     return ended.handle((wasOurs, error) -> {
                         if (error == null) {
+                            if (acquisition.number() != null && !onlyOnItsLease && slot.everyAttemptAnswered()) {
+                                acquisition.number().free();
+                            } else {
+                                acquisition.retireNumber();
+                            }
                             return wasOurs;
                         }
                         if (EtcdErrors.isLeaseNotFound(error)) {
+                            acquisition.retireNumber();
                             return false;
                         }
                         // Not settled: keep it, so a retried release (or abandon) tries again.
+                        slot.uncertain();
                         rejoin(acquisition);
                         slot.reopen();
                         slots.putIfAbsent(holder, slot);
@@ -386,6 +403,7 @@ final class Acquisitions {
                 return CompletableFuture.completedFuture(false);
             }
             leave(acquisition);
+            acquisition.retireNumber();
             return moveToNewLease(acquisition, holder, seconds(keepFor)).thenCompose(moved -> {
                 if (acquisition.session() != null) {
                     return CompletableFuture.completedFuture(moved.isPresent());
@@ -480,11 +498,14 @@ final class Acquisitions {
     private CompletableFuture<Acquisition> place(QueueKeys queue, String tag, Duration ttl, boolean shared) {
         long seconds = seconds(ttl);
         if (shared) {
-            return sessions.of(seconds).thenApply(session -> new Acquisition(session.leaseId, seconds,
-                    queue.key(tag, session.leaseId, session.nextSequence()), session, session.join()));
+            return sessions.of(seconds).thenApply(session -> {
+                KeyNumbers.Claim number = session.numbers.claim(queue.directory());
+                return new Acquisition(session.leaseId, seconds, queue.key(tag, session.leaseId, number.number()),
+                        session, session.join(), number);
+            });
         }
-        return client.getLeaseClient().grant(seconds)
-                .thenApply(granted -> new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID()), null, null));
+        return client.getLeaseClient().grant(seconds).thenApply(granted ->
+                new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID()), null, null, null));
     }
 
     private static void leave(Acquisition acquisition) {

@@ -14,6 +14,9 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
@@ -158,19 +161,47 @@ final class EtcdInspector implements Inspector {
                 .mapToLong(KeyValue::getLease).distinct().toArray()) {
             await(revoke(lease), operation);
         }
-        // Then any key left without a lease, in transactions of at most etcd's default limit of
-        // operations: all in one for any usual queue, and in any case no older key outlives a newer one.
-        for (int from = 0; from < newestFirst.size(); from += MAX_TXN_OPS) {
-            Op[] deletes = newestFirst.subList(from, Math.min(newestFirst.size(), from + MAX_TXN_OPS)).stream()
-                    .map(key -> Op.delete(key.getKey(), DeleteOption.DEFAULT)).toArray(Op[]::new);
-            await(client.getKVClient().txn().Then(deletes).commit(), operation);
-        }
+        // Then every other key (on a session, or moved to a lease not its own), newest first: no older
+        // key outlives a newer one.
+        deleteUnchanged(newestFirst.stream()
+                .filter(key -> key.getLease() == 0 || !QueueKeys.namedByOwnLease(key.getKey(), key.getLease())).toList(),
+                operation);
         String by = BrokenLock.operator();
         BrokenLock broken = new BrokenLock(name, holderOf(queue.keys().get(0)), read.getHeader().getRevision(), by,
                 reason);
         LOG.warn("Lock '{}' broken by {}: {} holder(s) and {} waiter(s) deleted, fence {}; reason: {}", name, by,
                 queue.granted(), queue.keys().size() - queue.granted(), broken.fence(), reason);
         return Optional.of(broken);
+    }
+
+    /**
+     * Deletes {@code keys}, in order, each only while it is the key that was read (same create
+     * revision), in transactions of at most etcd's default limit of operations: all in one for any
+     * usual queue. The guard matters because a client reuses a key's name once it deleted the key
+     * ({@link KeyNumbers}): a name read before may meanwhile name a newer acquisition, whose token is
+     * above the fence and whose key a break must not delete.
+     */
+    void deleteUnchanged(List<KeyValue> keys, String operation) {
+        for (int from = 0; from < keys.size(); from += MAX_TXN_OPS) {
+            List<KeyValue> chunk = keys.subList(from, Math.min(keys.size(), from + MAX_TXN_OPS));
+            TxnResponse all = await(client.getKVClient().txn().If(chunk.stream().map(EtcdInspector::unchanged)
+                    .toArray(Cmp[]::new)).Then(chunk.stream().map(EtcdInspector::delete).toArray(Op[]::new)).commit(),
+                    operation);
+            if (!all.isSucceeded()) {
+                for (KeyValue key : chunk) {
+                    await(client.getKVClient().txn().If(unchanged(key)).Then(delete(key)).commit(), operation);
+                }
+            }
+        }
+    }
+
+    /** The guard of a break's delete: the key is still the one read, not a newer acquisition's of the same name. */
+    private static Cmp unchanged(KeyValue key) {
+        return new Cmp(key.getKey(), Cmp.Op.EQUAL, CmpTarget.createRevision(key.getCreateRevision()));
+    }
+
+    private static Op delete(KeyValue key) {
+        return Op.delete(key.getKey(), DeleteOption.DEFAULT);
     }
 
     /** Revokes etcd lease {@code id}; one already expired is fine. */

@@ -66,6 +66,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class EtcdQueueProtocol extends QueueKindProtocol {
 
+    /** The read of a waiter's own key on a handoff: its create revision, without the value. */
+    private static final GetOption OWN_KEY = GetOption.builder().withKeysOnly(true).build();
+
     private final Client client;
     private final Acquisitions acquisitions;
     private final String keyPrefix;
@@ -150,7 +153,7 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
     /**
      * The wake of a waiter whose one blocker is the watched key: its deletion grants this key (keys
      * only leave the queue ahead of it, and fewer keys ahead never take a grant back), so the waiter
-     * holds it once one linearizable read finds its own key still there (a break deletes every key of
+     * holds it once one linearizable read finds its own key still there, by its create revision (a break deletes every key of
      * the queue at one revision), with no new attempt. The engine counts the lease from the send of
      * the attempt that returned this wake, for no longer than the key's session is known to live
      * from then ({@link #grantedFor}). Anything else (a failed watch or read, the
@@ -163,8 +166,11 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
                 wake.complete(Wake.RETRY);
                 return;
             }
-            client.getKVClient().get(own, GetOption.builder().withCountOnly(true).build())
-                    .whenComplete((read, failed) -> wake.complete(failed == null && read.getCount() == 1
+            // The key's create revision, not just its name: a client reuses a name once its key is
+            // deleted (KeyNumbers), and a key of that name created since is not this acquisition's.
+            client.getKVClient().get(own, OWN_KEY)
+                    .whenComplete((read, failed) -> wake.complete(failed == null && read.getKvs().size() == 1
+                            && read.getKvs().get(0).getCreateRevision() == token
                             ? new Wake.Granted(token, stamp) : Wake.RETRY));
         });
         wake.whenComplete((ignored, error) -> deleted.cancel(false));

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * ({@link Coalescer}): the enqueues of one session as one {@code Txn} that creates every key if none
  * exists yet and reads every queue, never two of one lock name, the deletes as one {@code Txn} of
  * deletions. Each is one raft proposal, however many acquisitions or releases it carries; alone, an
- * enqueue is one such {@code Txn} for its one key and a delete a {@code DeleteRange}.
+ * enqueue is one such {@code Txn} for its one key, and a delete a {@code Txn} guarded on the key's value.
  *
  * <p>A {@code Txn} of enqueues is flat (puts and ranges at its top level), not one nested
  * {@code Txn} per acquisition: etcd releases before the fix of etcd-io/etcd#21689 (3.4.23 among
@@ -33,8 +33,12 @@ import java.util.stream.Stream;
  * would create keys the user may not write. If the {@code Txn} does not create the keys (one of them
  * exists: a repeat), or fails (etcd refused one of its keys, say for want of permission), each of its
  * acquisitions is sent again alone, and gets what it would have got alone: creating a key only if
- * absent, an enqueue is safe to repeat. A failed {@code Txn} of deletes fails every release in it,
- * each of which keeps its key to be released again, as a lone failed delete does.
+ * absent, an enqueue is safe to repeat. A delete is guarded on the key's value, the holder id of the
+ * acquisition that created it, so a delete that lands late never deletes a later acquisition's key
+ * of the same name ({@link KeyNumbers}); a {@code Txn} of deletes deletes its keys if each still
+ * holds its value, and if one does not (it was broken, or lost), each is sent again alone. A failed
+ * {@code Txn} of deletes fails every release in it, each of which keeps its key to be released
+ * again, as a lone failed delete does.
  *
  * <p>Keys created by one {@code Txn} share its revision, so acquisitions of different names that went
  * out together get equal create revisions (tokens); tokens are only ordered within a name, and two
@@ -54,6 +58,10 @@ final class QueueWrites {
 
     /** One acquisition's key to create, on {@code leaseId}, in the queue under {@code directory}. */
     private record Enqueue(ByteSequence key, ByteSequence value, long leaseId, ByteSequence directory) {
+    }
+
+    /** One acquisition's key to delete if it still holds {@code value}, the acquisition's holder id. */
+    private record Delete(ByteSequence key, ByteSequence value) {
     }
 
     private static final GetOption QUEUE_ORDER = GetOption.builder()
@@ -77,7 +85,7 @@ final class QueueWrites {
 
     private final Client client;
     private final Coalescer<Enqueue, Enqueued> enqueues;
-    private final Coalescer<ByteSequence, Boolean> deletes;
+    private final Coalescer<Delete, Boolean> deletes;
 
     /** @param stall how long writes wait for one of theirs on the wire before they leave without it */
     QueueWrites(Client client, Duration stall) {
@@ -95,15 +103,15 @@ final class QueueWrites {
         }, Enqueue::leaseId, Enqueue::directory, ENQUEUES_PER_TXN, stall.toMillis());
         this.deletes = new Coalescer<>(new Coalescer.Sender<>() {
             @Override
-            public CompletableFuture<Boolean> one(ByteSequence key) {
-                return client.getKVClient().delete(key).thenApply(deleted -> deleted.getDeleted() > 0);
+            public CompletableFuture<Boolean> one(Delete request) {
+                return deleteAlone(request);
             }
 
             @Override
-            public List<CompletableFuture<Boolean>> many(List<ByteSequence> keys) {
-                return deleteTogether(keys);
+            public List<CompletableFuture<Boolean>> many(List<Delete> requests) {
+                return deleteTogether(requests);
             }
-        }, key -> Boolean.TRUE, key -> key, DELETES_PER_TXN, stall.toMillis());
+        }, request -> Boolean.TRUE, Delete::key, DELETES_PER_TXN, stall.toMillis());
     }
 
     /**
@@ -120,12 +128,12 @@ final class QueueWrites {
     }
 
     /**
-     * Deletes {@code key}, with other deletes sent meanwhile.
+     * Deletes {@code key} if it still holds {@code value}, with other deletes sent meanwhile.
      *
-     * @return whether it was there
+     * @return whether it was there with that value
      */
-    CompletableFuture<Boolean> delete(ByteSequence key) {
-        return deletes.submit(key);
+    CompletableFuture<Boolean> delete(ByteSequence key, ByteSequence value) {
+        return deletes.submit(new Delete(key, value));
     }
 
     private CompletableFuture<Enqueued> enqueueAlone(Enqueue request) {
@@ -161,11 +169,28 @@ final class QueueWrites {
                 .toList();
     }
 
-    private List<CompletableFuture<Boolean>> deleteTogether(List<ByteSequence> keys) {
-        Op[] each = keys.stream().map(key -> Op.delete(key, DeleteOption.DEFAULT)).toArray(Op[]::new);
-        CompletableFuture<List<Boolean>> deleted = client.getKVClient().txn().Then(each).commit().thenApply(response ->
-                response.getDeleteResponses().stream().map(one -> one.getDeleted() > 0).toList());
-        return IntStream.range(0, keys.size()).mapToObj(i -> deleted.thenApply(all -> all.get(i))).toList();
+    private CompletableFuture<Boolean> deleteAlone(Delete request) {
+        return client.getKVClient().txn().If(holds(request)).Then(Op.delete(request.key(), DeleteOption.DEFAULT))
+                .commit().thenApply(TxnResponse::isSucceeded);
+    }
+
+    /**
+     * One {@code Txn} that deletes every key if each still holds its value; if one does not, each
+     * request is sent again alone. A failed {@code Txn} fails every request in it.
+     */
+    private List<CompletableFuture<Boolean>> deleteTogether(List<Delete> requests) {
+        Cmp[] allHeld = requests.stream().map(QueueWrites::holds).toArray(Cmp[]::new);
+        Op[] each = requests.stream().map(request -> Op.delete(request.key(), DeleteOption.DEFAULT)).toArray(Op[]::new);
+        CompletableFuture<List<CompletableFuture<Boolean>>> answers = client.getKVClient().txn()
+                .If(allHeld).Then(each).commit()
+                .thenApply(response -> response.isSucceeded()
+                        ? requests.stream().map(request -> CompletableFuture.completedFuture(true)).toList()
+                        : requests.stream().map(this::deleteAlone).toList());
+        return IntStream.range(0, requests.size()).mapToObj(i -> answers.thenCompose(all -> all.get(i))).toList();
+    }
+
+    private static Cmp holds(Delete request) {
+        return new Cmp(request.key(), Cmp.Op.EQUAL, CmpTarget.value(request.value()));
     }
 
     private static Cmp absent(Enqueue request) {

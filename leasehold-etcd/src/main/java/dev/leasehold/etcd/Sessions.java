@@ -40,7 +40,8 @@ final class Sessions {
     static final class Session {
         final long leaseId;
         final long seconds;
-        private final AtomicLong sequence = new AtomicLong();
+        /** The numbers naming this session's keys, reused per lock name once a key is deleted. */
+        final KeyNumbers numbers = new KeyNumbers();
         private final Set<CompletableFuture<String>> members = ConcurrentHashMap.newKeySet();
         /** {@link System#nanoTime()} at the send of the latest grant or confirmed keep-alive; only grows. */
         private final AtomicLong confirmedAt;
@@ -100,11 +101,6 @@ final class Sessions {
                     return fresh;
                 }
             }
-        }
-
-        /** A number no other acquisition on this session has: names its key. */
-        long nextSequence() {
-            return sequence.incrementAndGet();
         }
 
         /** A new loss signal for a key now put on this session, completed by {@link Sessions#gone}. */

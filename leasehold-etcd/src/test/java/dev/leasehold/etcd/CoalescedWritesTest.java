@@ -69,7 +69,7 @@ class CoalescedWritesTest {
                 assertThat(release.get(10, TimeUnit.SECONDS).released()).isTrue();
             }
             assertThat(calls.calls()).as("the first release alone, the three behind it in one Txn")
-                    .containsExactly("DeleteRange", "Txn");
+                    .containsExactly("Txn", "Txn");
             protocol.release("first", "h-first").get(5, TimeUnit.SECONDS);
             assertThat(keysUnder(client, "coalesced/")).isZero();
             sessions.close(3_000);
@@ -132,7 +132,7 @@ class CoalescedWritesTest {
                 assertThat(tokens.get(50, TimeUnit.SECONDS)).hasSize(rounds).doesNotHaveDuplicates().isSorted();
             }
             List<String> sent = calls.calls();
-            long writes = sent.stream().filter(call -> call.equals("Txn") || call.equals("DeleteRange")).count();
+            long writes = sent.stream().filter(call -> call.equals("Txn")).count();
             assertThat(writes).as("never more than one call per acquisition and release")
                     .isLessThanOrEqualTo(2L * threads * rounds);
             assertThat(keysUnder(client, "leasehold/busy")).isZero();

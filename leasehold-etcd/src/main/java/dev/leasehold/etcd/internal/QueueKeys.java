@@ -9,8 +9,9 @@ import java.util.Optional;
 /**
  * Where one lock name's acquisitions live in etcd: one key per acquisition under the name's queue
  * directory, {@code <prefix><escaped name>/<tag>-<etcd lease id in hex>}, attached to that etcd
- * lease, or {@code <tag>-<session lease id in hex>-<sequence in hex>} on a session lease that
- * several acquisitions of one client share. The tag is the kind's letter ({@code w} exclusive, {@code r} read, {@code s} semaphore
+ * lease, or {@code <tag>-<session lease id in hex>-<number in hex>} on a session lease that
+ * several acquisitions of one client share, the number reused by the session's later acquisitions
+ * of the name once the key is deleted. The tag is the kind's letter ({@code w} exclusive, {@code r} read, {@code s} semaphore
  * permit, followed by the semaphore's number of permits). The key's create revision orders the
  * queue and is the fencing token.
  *
@@ -49,10 +50,11 @@ public final class QueueKeys {
 
     /**
      * The key of one acquisition tagged {@code tag} on a session lease that several acquisitions
-     * share: named by the lease and the acquisition's {@code sequence} number on it.
+     * share: named by the lease and a {@code number} that no other live key of the session has
+     * under this name ({@code KeyNumbers}).
      */
-    public ByteSequence key(String tag, long sessionLeaseId, long sequence) {
-        return bytes(directory + tag + "-" + String.format("%016x", sessionLeaseId) + "-" + Long.toHexString(sequence));
+    public ByteSequence key(String tag, long sessionLeaseId, long number) {
+        return bytes(directory + tag + "-" + String.format("%016x", sessionLeaseId) + "-" + Long.toHexString(number));
     }
 
     /** Whether {@code key} is named by etcd lease {@code leaseId} alone: that lease is the key's own, no session's. */
