@@ -22,6 +22,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -58,9 +59,17 @@ final class Acquisitions {
      * @param session the session the key hangs on, or null when the lease is the key's own
      * @param lost    completes when the session is found gone ({@link Sessions#gone}); null for an own lease
      * @param number  the number naming the key on its session, or null for a key named by its own lease
+     * @param created the key's create revision once an attempt read it (0 before): a key of the same
+     *                name with another is not this acquisition's ({@link KeyNumbers})
      */
     record Acquisition(long leaseId, long ttlSeconds, ByteSequence key, Sessions.Session session,
-                       CompletableFuture<String> lost, KeyNumbers.Claim number) {
+                       CompletableFuture<String> lost, KeyNumbers.Claim number, AtomicLong created) {
+
+        /** Whether a key of this acquisition's name, created at {@code createRevision} (0: absent), is its own. */
+        boolean owns(long createRevision) {
+            long known = created.get();
+            return createRevision != 0 && (known == 0 || known == createRevision);
+        }
 
         /** The key's number may never be reused: the key lives on elsewhere, or a write of it may still land. */
         void retireNumber() {
@@ -291,7 +300,7 @@ final class Acquisitions {
                 return false;
             }
             slot.current = CompletableFuture.completedFuture(
-                    new Acquisition(moved.getAsLong(), seconds, acquisition.key(), null, null, null));
+                    new Acquisition(moved.getAsLong(), seconds, acquisition.key(), null, null, null, acquisition.created()));
             revokeOwn(acquisition);
             return true;
         });
@@ -501,11 +510,11 @@ final class Acquisitions {
             return sessions.of(seconds).thenApply(session -> {
                 KeyNumbers.Claim number = session.numbers.claim(queue.directory());
                 return new Acquisition(session.leaseId, seconds, queue.key(tag, session.leaseId, number.number()),
-                        session, session.join(), number);
+                        session, session.join(), number, new AtomicLong());
             });
         }
         return client.getLeaseClient().grant(seconds).thenApply(granted ->
-                new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID()), null, null, null));
+                new Acquisition(granted.getID(), seconds, queue.key(tag, granted.getID()), null, null, null, new AtomicLong()));
     }
 
     private static void leave(Acquisition acquisition) {

@@ -131,6 +131,7 @@ final class EtcdQueueProtocol extends QueueKindProtocol {
             throw new IllegalStateException("etcd key " + key + " of this acquisition holds another value; "
                     + "something else writes under the key prefix");
         }
+        acquisition.created().set(keys.get(position).getCreateRevision());
         // Keys behind this one cannot change its decision: only those up to it are read.
         List<QueueEntry> entries = keys.subList(0, position + 1).stream().map(kv -> queue.entry(kv.getKey())).toList();
         QueueRule.Decision decision = QueueRule.decide(name, entries, position);

@@ -37,21 +37,22 @@ import java.util.stream.Collectors;
  * batches and flushes after each). A flush sends, per session, a keep-alive only if the session is
  * not known to live at least two thirds of the longest ttl in the batch from now (its latest
  * confirmed keep-alive or grant is more than a third of the ttl old), joining a keep-alive of the
- * session still in flight rather than sending another; then one read counts every key of the batch
- * (a {@code Range} for one key, a read-only {@code Txn} of count-only ranges for several, at most
+ * session still in flight rather than sending another; then one read finds every key of the batch
+ * (a {@code Range} for one key, a read-only {@code Txn} of keys-only ranges for several, at most
  * {@value #MAX_READS_PER_TXN} per {@code Txn}), which confirms that keep-alive when there is one. A
- * key that is gone (a broken lock) fails its own renewal only.
+ * key that is gone (a broken lock), or that has another create revision than the one its acquisition
+ * made (a key of the same name made since: {@link KeyNumbers}), fails its own renewal only.
  */
 final class KeepAlives {
 
     /** What a confirmed keep-alive and its read found. */
     enum Liveness { ALIVE, LEASE_GONE, KEY_GONE }
 
-    /** Count-only ranges per read-only {@code Txn}: etcd refuses more than its {@code --max-txn-ops} (128 by default). */
+    /** Ranges per read-only {@code Txn}: etcd refuses more than its {@code --max-txn-ops} (128 by default). */
     static final int MAX_READS_PER_TXN = 64;
 
     private static final long RETRY_MILLIS = 50;
-    private static final GetOption COUNT_ONLY = GetOption.builder().withCountOnly(true).build();
+    private static final GetOption KEYS_ONLY = GetOption.builder().withKeysOnly(true).build();
     private static final TxnOption SAFE_TO_REPEAT = TxnOption.builder().withAutoRetry().build();
 
     /** A renewal waiting for the next flush. */
@@ -63,8 +64,8 @@ final class KeepAlives {
         static final Answer GONE = new Answer(-1, 0);
     }
 
-    /** A read of some keys: the raft term it was served in (-1 if its parts disagree), and each key's count. */
-    private record Read(long term, long[] counts) {
+    /** A read of some keys: the raft term it was served in (-1 if its parts disagree), and each key's create revision (0: absent). */
+    private record Read(long term, long[] created) {
     }
 
     private final Client client;
@@ -110,10 +111,10 @@ final class KeepAlives {
             keys.add(each.acquisition().key());
             ttlNanos = Math.max(ttlNanos, each.ttlNanos());
         }
-        CompletableFuture<long[]> counts = session.covers(System.nanoTime(), ttlNanos - ttlNanos / 3)
-                ? read(keys).thenApply(Read::counts)
+        CompletableFuture<long[]> created = session.covers(System.nanoTime(), ttlNanos - ttlNanos / 3)
+                ? read(keys).thenApply(Read::created)
                 : confirmed(session.leaseId, session, keys, System.nanoTime() + retryNanos);
-        counts.whenComplete((found, error) -> {
+        created.whenComplete((found, error) -> {
             if (error != null) {
                 batch.forEach(each -> each.renewed().completeExceptionally(Futures.unwrap(error)));
                 return;
@@ -124,7 +125,7 @@ final class KeepAlives {
                 return;
             }
             for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).renewed().complete(found[i] > 0);
+                batch.get(i).renewed().complete(batch.get(i).acquisition().owns(found[i]));
             }
         });
     }
@@ -136,21 +137,21 @@ final class KeepAlives {
      */
     CompletableFuture<Liveness> keepAlive(Acquisitions.Acquisition acquisition, boolean keyToo) {
         return confirmed(acquisition.leaseId(), acquisition.session(), List.of(acquisition.key()),
-                System.nanoTime() + retryNanos).thenApply(counts -> {
-                    if (counts == null) {
+                System.nanoTime() + retryNanos).thenApply(created -> {
+                    if (created == null) {
                         return Liveness.LEASE_GONE;
                     }
-                    return keyToo && counts[0] == 0 ? Liveness.KEY_GONE : Liveness.ALIVE;
+                    return keyToo && !acquisition.owns(created[0]) ? Liveness.KEY_GONE : Liveness.ALIVE;
                 });
     }
 
     /**
      * Keeps lease {@code leaseId} alive (joining a keep-alive of {@code session} in flight, if it is
-     * one) and, once answered, counts {@code keys} in one read; if that read came in the
+     * one) and, once answered, reads {@code keys} in one read; if that read came in the
      * keep-alive's raft term, a session's bound moves to the keep-alive's send
      * ({@link Sessions.Session#confirmed}).
      *
-     * @return each key's count, or null if the lease is gone
+     * @return each key's create revision (0 if absent), or null if the lease is gone
      */
     private CompletableFuture<long[]> confirmed(long leaseId, Sessions.Session session, List<ByteSequence> keys,
                                                 long giveUpAtNanos) {
@@ -165,7 +166,7 @@ final class KeepAlives {
                     if (session != null) {
                         session.confirmed(kept.sentAtNanos());
                     }
-                    return CompletableFuture.completedFuture(read.counts());
+                    return CompletableFuture.completedFuture(read.created());
                 }
                 if (System.nanoTime() - giveUpAtNanos < 0) {
                     return confirmed(leaseId, session, keys, giveUpAtNanos);
@@ -197,36 +198,41 @@ final class KeepAlives {
         }).thenCompose(answer -> answer);
     }
 
-    /** Counts {@code keys} in linearizable reads: one {@code Range} for one key, read-only {@code Txn}s for more. */
+    /** Reads {@code keys} in linearizable reads: one {@code Range} for one key, read-only {@code Txn}s for more. */
     private CompletableFuture<Read> read(List<ByteSequence> keys) {
         if (keys.size() == 1) {
-            return client.getKVClient().get(keys.get(0), COUNT_ONLY)
-                    .thenApply(response -> new Read(response.getHeader().getRaftTerm(), new long[] {response.getCount()}));
+            return client.getKVClient().get(keys.get(0), KEYS_ONLY)
+                    .thenApply(response -> new Read(response.getHeader().getRaftTerm(), new long[] {created(response)}));
         }
         List<CompletableFuture<Read>> parts = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += MAX_READS_PER_TXN) {
             List<ByteSequence> part = keys.subList(from, Math.min(keys.size(), from + MAX_READS_PER_TXN));
-            Op[] counts = part.stream().map(key -> Op.get(key, COUNT_ONLY)).toArray(Op[]::new);
-            parts.add(client.getKVClient().txn(SAFE_TO_REPEAT).Then(counts).commit().thenApply(response -> {
+            Op[] reads = part.stream().map(key -> Op.get(key, KEYS_ONLY)).toArray(Op[]::new);
+            parts.add(client.getKVClient().txn(SAFE_TO_REPEAT).Then(reads).commit().thenApply(response -> {
                 List<GetResponse> each = response.getGetResponses();
                 long[] found = new long[each.size()];
                 for (int i = 0; i < found.length; i++) {
-                    found[i] = each.get(i).getCount();
+                    found[i] = created(each.get(i));
                 }
                 return new Read(response.getHeader().getRaftTerm(), found);
             }));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             long term = parts.get(0).join().term();
-            long[] counts = new long[keys.size()];
+            long[] created = new long[keys.size()];
             int at = 0;
             for (CompletableFuture<Read> part : parts) {
                 Read read = part.join();
                 term = read.term() == term ? term : -1;
-                System.arraycopy(read.counts(), 0, counts, at, read.counts().length);
-                at += read.counts().length;
+                System.arraycopy(read.created(), 0, created, at, read.created().length);
+                at += read.created().length;
             }
-            return new Read(term, counts);
+            return new Read(term, created);
         });
+    }
+
+    /** The create revision of the one key a read of it found, 0 if it found none. */
+    private static long created(GetResponse response) {
+        return response.getKvs().isEmpty() ? 0 : response.getKvs().get(0).getCreateRevision();
     }
 }

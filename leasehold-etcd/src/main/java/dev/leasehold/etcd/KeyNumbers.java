@@ -28,9 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection and whose first request the servers applied after the repeat's answer and the release:
  * it puts the old holder's key back, which blocks the name as the same late create would without
  * reuse, and the next acquisition with the number is refused loudly instead of waiting behind it.
- * Were the live key of that name broken ({@code breakLock}) just before, its holder's renewals, which
- * count the key by name, would take the old key for its own; a handoff's read compares the create
- * revision and is not fooled.
+ * Renewals and handoffs read their key's create revision, so none takes that key for its own.
  *
  * <p>Numbers come in blocks of 64 per name; a name whose block is full or was dropped gets a new
  * block of fresh numbers, never used before on this session. State is kept only for names in use

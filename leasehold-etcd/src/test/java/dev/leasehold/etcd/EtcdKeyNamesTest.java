@@ -2,6 +2,7 @@ package dev.leasehold.etcd;
 
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.Lease;
+import dev.leasehold.LockOptions;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.testkit.fault.LostReleaseAnswer;
@@ -10,6 +11,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -138,6 +140,26 @@ class EtcdKeyNamesTest {
                 assertThat(keyValues(direct, "broken")).singleElement()
                         .satisfies(kv -> assertThat(kv.getCreateRevision()).isEqualTo(second.token()));
             }
+        }
+    }
+
+    /**
+     * A held lease's key is deleted and a key of the same name put back on the same session at once,
+     * as a create of an earlier acquisition with the number would be if jetcd repeated it and its first
+     * request landed late: the holder's next renewal finds a create revision that is not its own and
+     * reports the lease lost, where a read by name alone would renew it.
+     */
+    @Test
+    void aKeyOfTheSameNameMadeSinceIsNotTakenForTheHoldersOwn() throws Exception {
+        try (EtcdLockClient locks = client(cluster.get().endpoints());
+             Client direct = Client.builder().endpoints(cluster.get().endpoints()).build()) {
+            Lease lease = locks.lock("reborn", LockOptions.watchdog(Duration.ofSeconds(3))).acquire(Duration.ofSeconds(5));
+            KeyValue own = keyValues(direct, "reborn").get(0);
+            direct.getKVClient().delete(own.getKey()).get(5, TimeUnit.SECONDS);
+            direct.getKVClient().put(own.getKey(), bytes("an-earlier-holder"),
+                    PutOption.builder().withLeaseId(own.getLease()).build()).get(5, TimeUnit.SECONDS);
+            assertThat(lease.lost().toCompletableFuture()).as("lost at the next renewal, a second away")
+                    .succeedsWithin(Duration.ofSeconds(10));
         }
     }
 
