@@ -34,7 +34,7 @@ import java.util.function.Function;
  * <p>Why a fixed lease keeps a lease of its own: it must really end on the server when its time is
  * up, while the client lives on and keeps its session alive. A watchdog key on a session ends on
  * the server at most its ttl after the renewals of the session stopped (a crashed or cut-off
- * client), or when it is released (one {@code DeleteRange}); a lengthened one ({@code extend} past
+ * client), or when it is released (one {@code Txn} deleting it); a lengthened one ({@code extend} past
  * the session's ttl) moves to a lease of its own, as does one kept for hold-at-least.
  *
  * <p>The lease's TTL on the server is the lease's ttl rounded up to whole seconds (etcd's unit, and

@@ -37,6 +37,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.Set;
 
 /**
  * What an etcd client can tell about locks it did not take, read from the queues of keys (see
@@ -122,12 +124,14 @@ final class EtcdInspector implements Inspector {
     /**
      * Revokes the etcd leases that are the own leases of keys in the name's queue (a fixed lease's, a
      * kept lease's; this deletes those keys, and such a broken holder's next keep-alive fails), then
-     * deletes every key left, the ones on a client's session lease included, in one transaction (the
-     * session stays, since other locks' keys of its client share it: a broken holder's next renewal
-     * finds its key gone), and reports as the fence the revision at which the queue was read. That is
-     * an honest break because
+     * deletes every key read that is left, the ones on a client's session lease included, in one
+     * transaction (one per key, newest first, if one of them changed since the read: each delete is
+     * guarded on the create revision read, since a client reuses a deleted key's name), the session
+     * staying, since other locks' keys of its client share it (a broken holder's next renewal finds
+     * its key gone), and reports as the fence the revision at which the queue was read. That is an
+     * honest break because
      * tokens are create revisions: every key created up to that revision was in the queue and is gone
-     * now, at one revision, and every key created later has a greater create revision, so every lease
+     * now, and every key created later has a greater create revision, so every lease
      * granted after the break has a greater token than any broken one. Waiters lose their place: each
      * finds its key or its etcd lease gone at its next attempt and queues again with a new key (so with
      * a token past the fence), in the order those attempts reach etcd; one granted in the instant
@@ -153,25 +157,38 @@ final class EtcdInspector implements Inspector {
         }
         List<KeyValue> newestFirst = new ArrayList<>(queue.keys());
         Collections.reverse(newestFirst);
-        // Leases first, newest first, one at a time: a revocation deletes the lease's key with it, so no
-        // waiter can wake to its key gone while its old lease still lives, put the key back with that
-        // lease, be granted and then lose the grant to this break.
-        for (long lease : newestFirst.stream()
-                .filter(key -> key.getLease() != 0 && QueueKeys.namedByOwnLease(key.getKey(), key.getLease()))
-                .mapToLong(KeyValue::getLease).distinct().toArray()) {
-            await(revoke(lease), operation);
-        }
-        // Then every other key (on a session, or moved to a lease not its own), newest first: no older
-        // key outlives a newer one.
-        deleteUnchanged(newestFirst.stream()
-                .filter(key -> key.getLease() == 0 || !QueueKeys.namedByOwnLease(key.getKey(), key.getLease())).toList(),
-                operation);
+        deleteQueue(keys, newestFirst, operation);
         String by = BrokenLock.operator();
         BrokenLock broken = new BrokenLock(name, holderOf(queue.keys().get(0)), read.getHeader().getRevision(), by,
                 reason);
         LOG.warn("Lock '{}' broken by {}: {} holder(s) and {} waiter(s) deleted, fence {}; reason: {}", name, by,
                 queue.granted(), queue.keys().size() - queue.granted(), broken.fence(), reason);
         return Optional.of(broken);
+    }
+
+    /**
+     * The deletes of a break: {@code newestFirst}, the queue as read, deleted (see {@link #breakLock}).
+     */
+    void deleteQueue(QueueKeys keys, List<KeyValue> newestFirst, String operation) {
+        // Leases first, newest first, one at a time: a revocation deletes the lease's key with it, so no
+        // waiter can wake to its key gone while its old lease still lives, put the key back with that
+        // lease, be granted and then lose the grant to this break.
+        long[] ownLeases = newestFirst.stream()
+                .filter(key -> key.getLease() != 0 && QueueKeys.namedByOwnLease(key.getKey(), key.getLease()))
+                .mapToLong(KeyValue::getLease).distinct().toArray();
+        for (long lease : ownLeases) {
+            await(revoke(lease), operation);
+        }
+        // Then every key read that is still there, newest first: no older key outlives a newer one.
+        // A key its holder moved to another lease meanwhile (an extension, a hold-at-least release)
+        // outlived its old lease's revocation, so the queue is read again rather than trusted.
+        List<KeyValue> left = newestFirst;
+        if (ownLeases.length > 0) {
+            Set<Long> standing = read(keys.directory(), operation).getKvs().stream()
+                    .map(KeyValue::getCreateRevision).collect(Collectors.toSet());
+            left = newestFirst.stream().filter(key -> standing.contains(key.getCreateRevision())).toList();
+        }
+        deleteUnchanged(left, operation);
     }
 
     /**

@@ -47,8 +47,8 @@ import io.etcd.jetcd.Client;
  * lock apart), the waiters, the oldest holder's etcd lease TTL, and the last token, the newest
  * holder's create revision (exactly the last token issued; empty when free, since etcd keeps nothing
  * of a deleted key). {@link #list(String)} finds held names by glob from one range request over the
- * key prefix. {@link #breakLock(String, String)} deletes the whole queue in one transaction and
- * revokes its etcd leases, so every lease granted after it has a greater token than the broken
+ * key prefix. {@link #breakLock(String, String)} revokes the queue's own etcd leases and deletes
+ * the rest of the queue, in one transaction unless a key changed since its read, so every lease granted after it has a greater token than the broken
  * holder's (waiters queue again). Everything else of the {@link LockClient} API is core's
  * {@link EngineLockClient}; this class adds {@link #liveAcquisitions()}.
  */

@@ -44,15 +44,15 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Round trips of a watchdog lease: every attempt is one {@code Txn}; only when the session's
  * latest grant or confirmed keep-alive leaves less than two thirds of the ttl is a
- * {@code LeaseKeepAlive} of the session (confirmed by a count-only {@code Range}) sent together with
+ * {@code LeaseKeepAlive} of the session (confirmed by a keys-only {@code Range}) sent together with
  * it. The engine counts the lease no longer than the session is known to live on the servers
  * ({@link #grantedFor}); the renewals of one batch on one session share one read of their keys (a
  * {@code Range}, or a read-only {@code Txn} for several), preceded by one {@code LeaseKeepAlive} of
  * the session when it is last confirmed more than a third of the ttl ago ({@link KeepAlives}); a
- * release one {@code DeleteRange}; a release within hold-at-least a
+ * release one {@code Txn} (a delete guarded on the holder id); a release within hold-at-least a
  * {@code LeaseGrant} and a {@code Txn}; the client's first acquisition of a ttl also a
  * {@code LeaseGrant} for the session; a waiter whose one blocker is deleted holds after one
- * count-only {@code Range} of its own key (see {@code handOff}). A fixed lease's first attempt is a {@code LeaseGrant} and
+ * keys-only {@code Range} of its own key (see {@code handOff}). A fixed lease's first attempt is a {@code LeaseGrant} and
  * one {@code Txn}, its release one {@code LeaseRevoke}, which deletes the key. The attempts on one
  * session that the client sends while one is on the wire share one {@code Txn}, and so do its
  * releases ({@link QueueWrites}): one consensus round for many.

@@ -31,9 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Renewals and handoffs read their key's create revision, so none takes that key for its own.
  *
  * <p>Numbers come in blocks of 64 per name; a name whose block is full or was dropped gets a new
- * block of fresh numbers, never used before on this session. State is kept only for names in use
- * and for at most {@link #IDLE_KEPT} idle ones: a client that locks a million distinct names keeps
- * no state for each.
+ * block of fresh numbers, never used before on this session; so a name with more than 64 keys of
+ * one session at once (64 threads of one client waiting on one lock) gets new names again. State is
+ * kept for names in use, and idle ones are dropped once the names kept exceed {@link #IDLE_KEPT} or
+ * twice the names in use: a client that locks a million distinct names keeps no state for each.
  */
 final class KeyNumbers {
 
@@ -83,6 +84,8 @@ final class KeyNumbers {
     }
 
     private void trim() {
+        // Raised first, so that the claims made meanwhile do not trim too.
+        trimAbove = Integer.MAX_VALUE;
         for (ByteSequence name : byName.keySet()) {
             byName.computeIfPresent(name, (ignored, block) -> block.inUse == 0 ? null : block);
         }

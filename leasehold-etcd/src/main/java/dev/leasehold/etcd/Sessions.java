@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 /**
  * The session leases of one lock client: one etcd lease per ttl in whole seconds, shared by every
  * watchdog acquisition of that ttl (etcd's own {@code concurrency.Session} model), so an
- * acquisition is one {@code Txn} and a release one {@code DeleteRange} instead of a lease grant and
+ * acquisition is one {@code Txn} and a release one more instead of a lease grant and
  * a revocation each. Their renewals keep the session alive: a batch of them sends at most one
  * keep-alive per session, and only when the session was last confirmed more than a third of the ttl
  * ago ({@code KeepAlives}).

@@ -3,6 +3,7 @@ package dev.leasehold.etcd;
 import dev.leasehold.DistributedReadWriteLock;
 import dev.leasehold.Lease;
 import dev.leasehold.LockOptions;
+import dev.leasehold.etcd.internal.QueueKeys;
 import dev.leasehold.launcher.EtcdCluster;
 import dev.leasehold.testkit.fault.FaultProxy;
 import dev.leasehold.testkit.fault.LostReleaseAnswer;
@@ -140,6 +141,26 @@ class EtcdKeyNamesTest {
                 assertThat(keyValues(direct, "broken")).singleElement()
                         .satisfies(kv -> assertThat(kv.getCreateRevision()).isEqualTo(second.token()));
             }
+        }
+    }
+
+    /**
+     * What a break does after reading the queue, with the holder's key moved meanwhile onto a new
+     * lease of its own (an extension past its etcd lease's TTL): revoking the lease read no longer
+     * deletes the key, so the break deletes it by what it finds on a second read.
+     */
+    @Test
+    void aBreakDeletesAKeyItsHolderMovedToAnotherLeaseAfterTheRead() throws Exception {
+        try (EtcdLockClient locks = client(cluster.get().endpoints());
+             Client direct = Client.builder().endpoints(cluster.get().endpoints()).build()) {
+            Lease lease = locks.lock("moved", LockOptions.fixedLease(Duration.ofSeconds(5))).acquire(Duration.ofSeconds(5));
+            List<KeyValue> read = keyValues(direct, "moved");
+            lease.extend(Duration.ofSeconds(30));
+            assertThat(keyValues(direct, "moved")).singleElement().as("moved onto a new lease")
+                    .satisfies(kv -> assertThat(kv.getLease()).isNotEqualTo(read.get(0).getLease()));
+            new EtcdInspector(direct, PREFIX, "etcd", Duration.ofSeconds(5))
+                    .deleteQueue(QueueKeys.of(PREFIX, "moved"), read, "a break");
+            assertThat(keyValues(direct, "moved")).isEmpty();
         }
     }
 
