@@ -73,7 +73,14 @@ final class Acquisitions {
 
         /** The key's number may never be reused: the key lives on elsewhere, or a write of it may still land. */
         void retireNumber() {
-            if (number != null) {
+            endNumber(false);
+        }
+
+        /** Frees the key's number for the next acquisition of the name if {@code reusable}, else retires it. */
+        void endNumber(boolean reusable) {
+            if (number != null && reusable) {
+                number.free();
+            } else if (number != null) {
                 number.retire();
             }
         }
@@ -362,11 +369,7 @@ final class Acquisitions {
                             : writes.delete(acquisition.key(), value(holder));
                     return ended.handle((wasOurs, error) -> {
                         if (error == null) {
-                            if (acquisition.number() != null && !onlyOnItsLease && slot.everyAttemptAnswered()) {
-                                acquisition.number().free();
-                            } else {
-                                acquisition.retireNumber();
-                            }
+                            acquisition.endNumber(!onlyOnItsLease && slot.everyAttemptAnswered());
                             return wasOurs;
                         }
                         if (EtcdErrors.isLeaseNotFound(error)) {
