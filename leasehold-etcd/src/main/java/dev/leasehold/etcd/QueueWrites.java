@@ -1,5 +1,6 @@
 package dev.leasehold.etcd;
 
+import dev.leasehold.engine.Coalescer;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
@@ -90,28 +91,10 @@ final class QueueWrites {
     /** @param stall how long writes wait for one of theirs on the wire before they leave without it */
     QueueWrites(Client client, Duration stall) {
         this.client = client;
-        this.enqueues = new Coalescer<>(new Coalescer.Sender<>() {
-            @Override
-            public CompletableFuture<Enqueued> one(Enqueue request) {
-                return enqueueAlone(request);
-            }
-
-            @Override
-            public List<CompletableFuture<Enqueued>> many(List<Enqueue> requests) {
-                return enqueueTogether(requests);
-            }
-        }, Enqueue::leaseId, Enqueue::directory, ENQUEUES_PER_TXN, stall.toMillis());
-        this.deletes = new Coalescer<>(new Coalescer.Sender<>() {
-            @Override
-            public CompletableFuture<Boolean> one(Delete request) {
-                return deleteAlone(request);
-            }
-
-            @Override
-            public List<CompletableFuture<Boolean>> many(List<Delete> requests) {
-                return deleteTogether(requests);
-            }
-        }, request -> Boolean.TRUE, Delete::key, DELETES_PER_TXN, stall.toMillis());
+        this.enqueues = new Coalescer<>(Coalescer.Sender.of(this::enqueueAlone, this::enqueueTogether),
+                Enqueue::leaseId, Enqueue::directory, ENQUEUES_PER_TXN, stall.toMillis());
+        this.deletes = new Coalescer<>(Coalescer.Sender.of(this::deleteAlone, this::deleteTogether),
+                request -> Boolean.TRUE, Delete::key, DELETES_PER_TXN, stall.toMillis());
     }
 
     /**

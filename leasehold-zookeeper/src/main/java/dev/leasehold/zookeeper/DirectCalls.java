@@ -1,22 +1,27 @@
 package dev.leasehold.zookeeper;
 
+import dev.leasehold.engine.Coalescer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The uncontended path's three calls (create an acquisition's node, list a directory, delete a
- * node) sent on the session's ZooKeeper handle itself, with ZooKeeper's asynchronous API, instead
- * of through Curator's builders: Curator's create in protected mode draws a {@code UUID} (a
- * {@code SecureRandom}, one lock for the whole JVM), builds a logger and a retry record per call,
- * and relays each answer through its own event; here an answer is one callback.
+ * node; the deletes of many threads as one {@code multi}) sent on the session's ZooKeeper handle
+ * itself, with ZooKeeper's asynchronous API, instead of through Curator's builders: Curator's
+ * create in protected mode draws a {@code UUID} (a {@code SecureRandom}, one lock for the whole
+ * JVM), builds a logger and a retry record per call, and relays each answer through its own event;
+ * here an answer is one callback.
  *
  * <p>Only the plain outcome is served. Whatever else happens (no connection, a connection lost
  * with the request, an expired session, any error), the answer says so and the caller goes
@@ -53,8 +58,20 @@ final class DirectCalls {
 
     private static final byte[] NO_DATA = new byte[0];
 
+    /** Deletes per {@code multi}: far below what a request may weigh ({@code jute.maxbuffer}, 1 MB). */
+    private static final int DELETES_PER_MULTI = 64;
+    /**
+     * How long deletes wait for one of theirs still on the wire before they leave without it: a
+     * call that hangs (a frozen server) holds up the others no longer than this.
+     */
+    private static final long DELETE_STALL_MILLIS = 1_000;
+
     private final CuratorFramework curator;
     private final List<ACL> nodeAcl;
+    /** One lane: every delete goes on the session's one handle. */
+    private final Coalescer<String, Boolean> deletes = new Coalescer<>(
+            Coalescer.Sender.of(this::deleteAlone, this::deleteTogether),
+            path -> Boolean.TRUE, path -> path, DELETES_PER_MULTI, DELETE_STALL_MILLIS);
 
     /**
      * @param nodeAcl the ACL of an acquisition's node, as the client's own framework would give it
@@ -116,8 +133,16 @@ final class DirectCalls {
         return listed;
     }
 
-    /** Deletes {@code path}: true if it was deleted, false if there was no such node, null if not known. */
+    /**
+     * Deletes {@code path}: true if it was deleted, false if there was no such node, null if not
+     * known. Deletes that threads ask for while one is on the wire leave together as one
+     * {@code multi} ({@link Coalescer}): one write for the ensemble instead of one each.
+     */
     CompletableFuture<Boolean> delete(String path) {
+        return deletes.submit(path);
+    }
+
+    private CompletableFuture<Boolean> deleteAlone(String path) {
         ZooKeeper handle = handle(curator);
         if (handle == null) {
             return CompletableFuture.completedFuture(null);
@@ -131,6 +156,36 @@ final class DirectCalls {
             deleted.complete(null);
         }
         return deleted;
+    }
+
+    /**
+     * One {@code multi} deleting every path. A {@code multi} is all or nothing: if the servers
+     * refused one of its deletes (a node already gone), none was made, and each is sent again
+     * alone for its own answer. If the answer itself is missing (the connection lost with it), the
+     * deletes may all have been made, so none is sent again: each answer is null, not known.
+     */
+    private List<CompletableFuture<Boolean>> deleteTogether(List<String> paths) {
+        ZooKeeper handle = handle(curator);
+        if (handle == null) {
+            return Collections.nCopies(paths.size(), CompletableFuture.completedFuture(null));
+        }
+        List<Op> each = new ArrayList<>(paths.size());
+        for (String path : paths) {
+            each.add(Op.delete(fixed(path), -1));
+        }
+        CompletableFuture<Boolean> committed = new CompletableFuture<>();
+        try {
+            handle.multi(each, (rc, ignoredPath, context, results) -> committed.complete(
+                    rc == KeeperException.Code.OK.intValue() ? Boolean.TRUE : results != null ? Boolean.FALSE : null), null);
+        } catch (RuntimeException closing) {
+            committed.complete(Boolean.FALSE);
+        }
+        List<CompletableFuture<Boolean>> answers = new ArrayList<>(paths.size());
+        for (String path : paths) {
+            answers.add(committed.thenCompose(all -> all == null ? CompletableFuture.completedFuture(null)
+                    : all ? CompletableFuture.completedFuture(Boolean.TRUE) : deleteAlone(path)));
+        }
+        return answers;
     }
 
     private String fixed(String path) {

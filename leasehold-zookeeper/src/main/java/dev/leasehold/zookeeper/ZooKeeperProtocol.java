@@ -58,8 +58,9 @@ import static dev.leasehold.zookeeper.BackgroundCalls.requireOk;
  * local deadline at what the quorum still grants the session ({@link SessionGrant}); the session's
  * own trouble is the lease's loss signal ({@link SessionWatch}). The ttl is kept by
  * {@link NodeExpiry}: a renewal moves the node's expiry to its send time plus the ttl.
- * <b>Release</b> deletes the node (one round trip); {@link #abandon} deletes it too, finding it by
- * the holder id in its name if the create's reply never came. A release within hold-at-least
+ * <b>Release</b> deletes the node (one round trip; releases of a client's threads that meet on the
+ * wire share one {@code multi}, see {@code DirectCalls}); {@link #abandon} deletes it too, finding
+ * it by the holder id in its name if the create's reply never came. A release within hold-at-least
  * leaves a {@link KeptMarker} in the node's place (one {@code multi}), which every attempt honours
  * as a holder at the head of the queue until it ends by the server's clock.
  */

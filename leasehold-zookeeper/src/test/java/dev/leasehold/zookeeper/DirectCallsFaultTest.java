@@ -9,6 +9,7 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
@@ -22,10 +23,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.leasehold.testkit.junit.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,11 +46,18 @@ class DirectCallsFaultTest {
     private final AtomicReference<String> divertedPath = new AtomicReference<>();
     /** Whether the next asynchronous delete's answer is lost (after the servers deleted the node). */
     private final AtomicBoolean losingDelete = new AtomicBoolean();
+    /** When set, the next asynchronous delete's answer waits for it to complete. */
+    private final AtomicReference<CompletableFuture<Void>> holdingDelete = new AtomicReference<>();
+    /** Whether the next {@code multi}'s answer is lost (after the servers applied it). */
+    private final AtomicBoolean losingMulti = new AtomicBoolean();
+    /** How many operations each asynchronous {@code multi} sent held. */
+    private final List<Integer> multiSizes = new CopyOnWriteArrayList<>();
 
     /**
      * A handle whose next asynchronous create, while {@link #diverting}, is made on {@link #otherSession}
-     * and answered as lost, and whose next asynchronous delete, while {@link #losingDelete}, is made
-     * and answered as lost.
+     * and answered as lost, whose next asynchronous delete, while {@link #losingDelete}, is made
+     * and answered as lost (or, while {@link #holdingDelete}, answered when the test says), and whose
+     * next {@code multi}, while {@link #losingMulti}, is applied and answered as lost.
      */
     private final class LosingHandle extends ZooKeeper {
 
@@ -75,6 +85,12 @@ class DirectCallsFaultTest {
 
         @Override
         public void delete(String path, int version, AsyncCallback.VoidCallback callback, Object context) {
+            CompletableFuture<Void> held = holdingDelete.getAndSet(null);
+            if (held != null) {
+                super.delete(path, version, (rc, answeredPath, answeredContext) ->
+                        held.thenRun(() -> callback.processResult(rc, answeredPath, answeredContext)), context);
+                return;
+            }
             if (!losingDelete.getAndSet(false)) {
                 super.delete(path, version, callback, context);
                 return;
@@ -82,6 +98,20 @@ class DirectCallsFaultTest {
             super.delete(path, version, (rc, answeredPath, answeredContext) -> callback.processResult(
                     rc == KeeperException.Code.OK.intValue() ? KeeperException.Code.CONNECTIONLOSS.intValue() : rc,
                     answeredPath, answeredContext), context);
+        }
+
+        @Override
+        public void multi(Iterable<Op> ops, AsyncCallback.MultiCallback callback, Object context) {
+            List<Op> sent = new ArrayList<>();
+            ops.forEach(sent::add);
+            multiSizes.add(sent.size());
+            if (!losingMulti.getAndSet(false)) {
+                super.multi(sent, callback, context);
+                return;
+            }
+            super.multi(sent, (rc, answeredPath, answeredContext, results) -> callback.processResult(
+                    rc == KeeperException.Code.OK.intValue() ? KeeperException.Code.CONNECTIONLOSS.intValue() : rc,
+                    answeredPath, answeredContext, rc == KeeperException.Code.OK.intValue() ? null : results), context);
         }
     }
 
@@ -181,6 +211,104 @@ class DirectCallsFaultTest {
             try (Lease next = rival.lock(name).acquire(Duration.ofSeconds(5))) {
                 assertThat(next.token()).isGreaterThan(lease.token());
             }
+        }
+    }
+
+    /**
+     * Releases that threads ask for while a delete is on the wire wait for it and leave together as
+     * one {@code multi}. A {@code multi} is all or nothing: when one of its nodes is already gone
+     * (a lease lost without its holder knowing yet), the servers refuse it whole, and each delete
+     * is sent again alone, so the others are still released and only the lost one reads as lost.
+     */
+    @Test
+    void releasesQueuedBehindADeleteLeaveAsOneMultiAndOneGoneNodeDoesNotFailTheOthers() throws Exception {
+        String prefix = "direct-multi:" + System.nanoTime() + ":";
+        List<String> names = List.of(prefix + "a", prefix + "b", prefix + "c", prefix + "d");
+        try (CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(),
+                new RetryNTimes(3, 100));
+             ZooKeeperLockClient client = losingClient();
+             ZooKeeperLockClient rival = TestClients.connect(ensemble)) {
+            admin.start();
+            List<Lease> leases = new ArrayList<>();
+            for (String name : names) {
+                leases.add(client.lock(name).acquire(Duration.ofSeconds(10)));
+            }
+            // c's node goes (as a break would take it): its lease is lost, its holder does not know yet.
+            String gone = LockPaths.directory(names.get(2));
+            eventually(() -> children(admin, gone).size() == 1, "the admin's server shows c's node");
+            admin.delete().forPath(gone + "/" + children(admin, gone).get(0));
+
+            CompletableFuture<Void> firstAnswered = new CompletableFuture<>();
+            holdingDelete.set(firstAnswered);
+            List<CompletableFuture<ReleaseStatus>> releases = new ArrayList<>();
+            for (Lease lease : leases) {
+                releases.add(lease.releaseAsync());
+            }
+            assertThat(multiSizes).as("b, c and d wait for a's delete").isEmpty();
+            firstAnswered.complete(null);
+
+            List<ReleaseStatus> statuses = new ArrayList<>();
+            for (CompletableFuture<ReleaseStatus> release : releases) {
+                statuses.add(release.get(10, TimeUnit.SECONDS));
+            }
+            assertThat(multiSizes).as("b, c and d in one multi").containsExactly(3);
+            assertThat(statuses).as("a alone; b, c and d sent again alone after the multi was refused for c's node")
+                    .containsExactly(ReleaseStatus.RELEASED, ReleaseStatus.RELEASED, ReleaseStatus.ALREADY_LOST,
+                            ReleaseStatus.RELEASED);
+            for (String name : names) {
+                eventually(() -> children(admin, LockPaths.directory(name)).isEmpty(), name + "'s node is gone");
+            }
+            for (int i = 0; i < names.size(); i++) {
+                try (Lease next = rival.lock(names.get(i)).acquire(Duration.ofSeconds(5))) {
+                    assertThat(next.token()).as(names.get(i)).isGreaterThan(leases.get(i).token());
+                }
+            }
+        }
+    }
+
+    /**
+     * A {@code multi} of deletes whose answer is lost after the servers applied it: no delete is
+     * sent again on the handle (one sent alone would find no node and read as a loss); each release
+     * goes the way of a lost delete's answer, through Curator, and reads as released, since nothing
+     * but its own delete takes a live session's node.
+     */
+    @Test
+    void aMultiOfDeletesWhoseAnswerIsLostReleasesEachNotLosesIt() throws Exception {
+        String prefix = "direct-multi-lost:" + System.nanoTime() + ":";
+        List<String> names = List.of(prefix + "a", prefix + "b", prefix + "c");
+        try (ZooKeeperLockClient client = losingClient();
+             ZooKeeperLockClient rival = TestClients.connect(ensemble)) {
+            List<Lease> leases = new ArrayList<>();
+            for (String name : names) {
+                leases.add(client.lock(name).acquire(Duration.ofSeconds(10)));
+            }
+            CompletableFuture<Void> firstAnswered = new CompletableFuture<>();
+            holdingDelete.set(firstAnswered);
+            List<CompletableFuture<ReleaseStatus>> releases = new ArrayList<>();
+            for (Lease lease : leases) {
+                releases.add(lease.releaseAsync());
+            }
+            losingMulti.set(true);
+            firstAnswered.complete(null);
+
+            for (CompletableFuture<ReleaseStatus> release : releases) {
+                assertThat(release.get(10, TimeUnit.SECONDS)).isEqualTo(ReleaseStatus.RELEASED);
+            }
+            assertThat(losingMulti.get()).as("the multi's answer was lost").isFalse();
+            assertThat(multiSizes).as("b and c in one multi").containsExactly(2);
+            for (int i = 0; i < names.size(); i++) {
+                try (Lease next = rival.lock(names.get(i)).acquire(Duration.ofSeconds(5))) {
+                    assertThat(next.token()).as(names.get(i)).isGreaterThan(leases.get(i).token());
+                }
+            }
+        }
+    }
+
+    private static List<String> children(CuratorFramework admin, String directory) {
+        try {
+            return admin.getChildren().forPath(directory);
+        } catch (Exception failed) {
+            throw new IllegalStateException(failed);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.leasehold.etcd;
+package dev.leasehold.engine;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,4 @@
-package dev.leasehold.etcd;
-
-import dev.leasehold.engine.Futures;
+package dev.leasehold.engine;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,24 +16,25 @@ import java.util.function.Function;
 
 /**
  * Sends the requests of one kind that a client's threads make while one of them is on the wire as
- * one call: etcd's group commit. Requests of one lane (say, keys on one session lease) go out at
- * once while none of that lane's is in flight, alone; those that arrive meanwhile wait for
- * it and then leave together, at most {@code maxBatch} per call, so a busy client makes one consensus
- * write for many acquisitions or releases instead of one each, and an idle one waits for nothing.
+ * one call: a group commit (an etcd {@code Txn}, a ZooKeeper {@code multi}). Requests of one lane
+ * (say, keys on one session lease) go out at once while none of that lane's is in flight, alone;
+ * those that arrive meanwhile wait for it and then leave together, at most {@code maxBatch} per
+ * call, so a busy client makes one consensus write for many acquisitions or releases instead of one
+ * each, and an idle one waits for nothing.
  *
  * <p>Two requests with the same {@code exclusive} key (the same lock name) never share a call: a
- * later one waits for the next, so that what etcd gives each (a create revision: the fencing token)
- * stays strictly ordered within a name. A lane waits for a call in flight at most
+ * later one waits for the next, so that what the store gives each (on etcd a create revision: the
+ * fencing token) stays strictly ordered within a name. A lane waits for a call in flight at most
  * {@code stallMillis}: a call that hangs (a frozen server) holds up the requests behind it no longer
  * than that, then they leave without it.
  *
  * @param <Q> a request
  * @param <A> its answer
  */
-final class Coalescer<Q, A> {
+public final class Coalescer<Q, A> {
 
     /** Sends a batch of requests as one call. */
-    interface Sender<Q, A> {
+    public interface Sender<Q, A> {
         /** One request alone, as it would be sent without coalescing. */
         CompletableFuture<A> one(Q request);
 
@@ -44,6 +43,22 @@ final class Coalescer<Q, A> {
          * sender may answer some of them by calls of their own when the shared one fails).
          */
         List<CompletableFuture<A>> many(List<Q> requests);
+
+        /** The sender whose calls are {@code one} and {@code many}. */
+        static <Q, A> Sender<Q, A> of(Function<Q, CompletableFuture<A>> one,
+                                      Function<List<Q>, List<CompletableFuture<A>>> many) {
+            return new Sender<>() {
+                @Override
+                public CompletableFuture<A> one(Q request) {
+                    return one.apply(request);
+                }
+
+                @Override
+                public List<CompletableFuture<A>> many(List<Q> requests) {
+                    return many.apply(requests);
+                }
+            };
+        }
     }
 
     private record Pending<Q, A>(Q request, CompletableFuture<A> answer) {
@@ -68,7 +83,7 @@ final class Coalescer<Q, A> {
      * @param maxBatch    the most requests in one call
      * @param stallMillis how long a lane waits for a call in flight before it sends the next anyway
      */
-    Coalescer(Sender<Q, A> sender, Function<Q, Object> lane, Function<Q, Object> exclusive, int maxBatch,
+    public Coalescer(Sender<Q, A> sender, Function<Q, Object> lane, Function<Q, Object> exclusive, int maxBatch,
               long stallMillis) {
         this.sender = sender;
         this.lane = lane;
@@ -78,7 +93,7 @@ final class Coalescer<Q, A> {
     }
 
     /** Sends {@code request} now, or with the next call of its lane if one is in flight. */
-    CompletableFuture<A> submit(Q request) {
+    public CompletableFuture<A> submit(Q request) {
         Pending<Q, A> pending = new Pending<>(request, new CompletableFuture<>());
         Object key = lane.apply(request);
         synchronized (this) {
