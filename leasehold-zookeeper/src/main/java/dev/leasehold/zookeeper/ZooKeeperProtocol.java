@@ -47,7 +47,9 @@ import static dev.leasehold.zookeeper.BackgroundCalls.requireOk;
  * node of the current session becomes the lease (over a framework given to
  * {@code ZooKeeperLocks.using}, Curator's protected mode does the same by its protection id). Its
  * listing of the directory, to which the rule is applied, is sent right behind the create: one
- * round trip when the lock is free. Later attempts reuse the node: a {@code sync} (so the
+ * round trip when the lock is free. Creates of a client's threads that meet on the wire share one
+ * {@code multi} ({@code DirectCalls}), and with it one zxid: never two of one name, whose tokens
+ * stay strictly increasing. Later attempts reuse the node: a {@code sync} (so the
  * listing is the leader's view, not that of a server cut off from it), one listing, and, when
  * still blocked, one watch on the node the rule names (or on the directory), kept across re-checks
  * that find the same blocker. The watch is the attempt's own wake ({@link Attempt.Held#wake()});
@@ -142,10 +144,10 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
             // its answer: one round trip instead of two. It is used only if it holds the node this
             // create made, which proves the server listed after applying the create; otherwise
             // (the directory was missing, or the create was retried) a listing follows the answer.
-            CompletableFuture<OwnNode> created = create(request);
-            CompletableFuture<List<String>> listed = list(directory, operation, null);
+            CompletableFuture<List<String>> listed = new CompletableFuture<>();
+            CompletableFuture<OwnNode> created = create(request, listed);
             return created.thenCompose(node -> listed.handle((children, error) ->
-                            error == null && children.contains(nameOf(node)) ? children : null)
+                            error == null && children != null && children.contains(nameOf(node)) ? children : null)
                     .thenCompose(children -> children != null ? decide(request, node, true, children, null)
                             : evaluate(request, node, true)));
         }
@@ -180,12 +182,24 @@ final class ZooKeeperProtocol extends QueueKindProtocol {
      * then found by the holder id in its name ({@link #findOrCreate}) rather than made twice.
      */
     private CompletableFuture<OwnNode> create(AcquireRequest request) {
+        return create(request, null);
+    }
+
+    /**
+     * {@link #create(AcquireRequest)}, and if {@code listing} is given, the listing of the
+     * directory sent right behind the create, which completes it (null if not known).
+     */
+    private CompletableFuture<OwnNode> create(AcquireRequest request, CompletableFuture<List<String>> listing) {
         CompletableFuture<OwnNode> made;
+        String directory = LockPaths.directory(request.name());
         if (direct == null) {
             made = createThroughCurator(request);
+            if (listing != null) {
+                list(directory, "the acquire of '" + request.name() + "'", null).whenComplete((children, error) ->
+                        listing.complete(error == null ? children : null));
+            }
         } else {
-            String directory = LockPaths.directory(request.name());
-            made = direct.create(directory, NodeName.prefix(entry, request.holder())).thenCompose(created ->
+            made = direct.create(directory, NodeName.prefix(entry, request.holder()), listing).thenCompose(created ->
                     switch (created.outcome()) {
                         case MADE -> CompletableFuture.completedFuture(
                                 made(request, directory + "/" + created.name(), created.stat()));

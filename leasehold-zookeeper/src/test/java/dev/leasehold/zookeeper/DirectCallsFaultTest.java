@@ -46,17 +46,22 @@ class DirectCallsFaultTest {
     private final AtomicReference<String> divertedPath = new AtomicReference<>();
     /** Whether the next asynchronous delete's answer is lost (after the servers deleted the node). */
     private final AtomicBoolean losingDelete = new AtomicBoolean();
+    /** When set, the next asynchronous create's answer waits for it to complete. */
+    private final AtomicReference<CompletableFuture<Void>> holdingCreate = new AtomicReference<>();
     /** When set, the next asynchronous delete's answer waits for it to complete. */
     private final AtomicReference<CompletableFuture<Void>> holdingDelete = new AtomicReference<>();
     /** Whether the next {@code multi}'s answer is lost (after the servers applied it). */
     private final AtomicBoolean losingMulti = new AtomicBoolean();
+    /** The framework of the last {@link #losingClient()}. */
+    private final AtomicReference<CuratorFramework> losingCurator = new AtomicReference<>();
     /** How many operations each asynchronous {@code multi} sent held. */
     private final List<Integer> multiSizes = new CopyOnWriteArrayList<>();
 
     /**
      * A handle whose next asynchronous create, while {@link #diverting}, is made on {@link #otherSession}
      * and answered as lost, whose next asynchronous delete, while {@link #losingDelete}, is made
-     * and answered as lost (or, while {@link #holdingDelete}, answered when the test says), and whose
+     * and answered as lost (or, while {@link #holdingDelete}, answered when the test says; creates
+     * likewise while {@link #holdingCreate}), and whose
      * next {@code multi}, while {@link #losingMulti}, is applied and answered as lost.
      */
     private final class LosingHandle extends ZooKeeper {
@@ -69,6 +74,12 @@ class DirectCallsFaultTest {
         @Override
         public void create(String path, byte[] data, List<ACL> acl, CreateMode createMode,
                            AsyncCallback.Create2Callback callback, Object context) {
+            CompletableFuture<Void> held = holdingCreate.getAndSet(null);
+            if (held != null) {
+                super.create(path, data, acl, createMode, (rc, answeredPath, answeredContext, name, stat) ->
+                        held.thenRun(() -> callback.processResult(rc, answeredPath, answeredContext, name, stat)), context);
+                return;
+            }
             if (!diverting.getAndSet(false)) {
                 super.create(path, data, acl, createMode, callback, context);
                 return;
@@ -123,6 +134,7 @@ class DirectCallsFaultTest {
                 .zookeeperFactory(LosingHandle::new)
                 .build();
         curator.start();
+        losingCurator.set(curator);
         try {
             assertThat(curator.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
         } catch (InterruptedException interrupted) {
@@ -310,5 +322,131 @@ class DirectCallsFaultTest {
         } catch (Exception failed) {
             throw new IllegalStateException(failed);
         }
+    }
+
+    /**
+     * Acquisitions that threads start while a create is on the wire wait for it and leave together
+     * as one {@code multi} of creates, each answered with its node's stat: each lease holds the one
+     * node made for it, its token that node's czxid. The nodes of one {@code multi} share its zxid,
+     * which is why no two of one name ever share a {@code multi}: a name's tokens stay strictly
+     * increasing.
+     */
+    @Test
+    void acquiresQueuedBehindACreateLeaveAsOneMultiEachHoldingItsOwnNode() throws Exception {
+        String prefix = "direct-create-multi:" + System.nanoTime() + ":";
+        List<String> names = List.of(prefix + "a", prefix + "b", prefix + "c", prefix + "d");
+        try (CuratorFramework admin = adminWithPlaceholders(names);
+             ZooKeeperLockClient client = losingClient()) {
+            List<Lease> leases = acquiredBehindAHeldCreate(client, names);
+
+            assertThat(multiSizes).as("b, c and d in one multi").containsExactly(3);
+            List<Long> tokens = new ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                Stat node = onlyNode(admin, LockPaths.directory(names.get(i)));
+                assertThat(leases.get(i).token()).as(names.get(i) + "'s token is its node's czxid")
+                        .isEqualTo(node.getCzxid());
+                assertThat(node.getEphemeralOwner()).as(names.get(i) + "'s node is the client's session's")
+                        .isEqualTo(session());
+                tokens.add(leases.get(i).token());
+            }
+            assertThat(tokens.subList(1, 4)).as("one multi, one zxid").containsOnly(tokens.get(1));
+            assertThat(tokens.get(1)).as("after a's create").isGreaterThan(tokens.get(0));
+            releaseAndRemovePlaceholders(admin, leases, names);
+        }
+    }
+
+    /**
+     * A {@code multi} of creates that the servers refuse (one name's directory does not exist yet:
+     * its first acquire) made no node; each create is sent again alone, the one without a directory
+     * through Curator, which makes it.
+     */
+    @Test
+    void aMultiOfCreatesRefusedForAMissingDirectoryIsSentAgainAlone() throws Exception {
+        String prefix = "direct-create-refused:" + System.nanoTime() + ":";
+        List<String> names = List.of(prefix + "a", prefix + "b", prefix + "c", prefix + "d");
+        List<String> withDirectory = List.of(names.get(0), names.get(1), names.get(3));
+        try (CuratorFramework admin = adminWithPlaceholders(withDirectory);
+             ZooKeeperLockClient client = losingClient()) {
+            List<Lease> leases = acquiredBehindAHeldCreate(client, names);
+
+            assertThat(multiSizes).as("b, c and d in one multi, refused").containsExactly(3);
+            for (int i = 0; i < names.size(); i++) {
+                Stat node = onlyNode(admin, LockPaths.directory(names.get(i)));
+                assertThat(leases.get(i).token()).as(names.get(i)).isEqualTo(node.getCzxid());
+            }
+            releaseAndRemovePlaceholders(admin, leases, withDirectory);
+        }
+    }
+
+    /**
+     * A {@code multi} of creates whose answer is lost after the servers applied it: each node may
+     * have been made, so each acquisition finds its node by the holder id in its name (after a
+     * {@code sync}) and makes it the lease, never a second node.
+     */
+    @Test
+    void aMultiOfCreatesWhoseAnswerIsLostFindsEachNodeItMade() throws Exception {
+        String prefix = "direct-create-lost:" + System.nanoTime() + ":";
+        List<String> names = List.of(prefix + "a", prefix + "b", prefix + "c");
+        try (CuratorFramework admin = adminWithPlaceholders(names);
+             ZooKeeperLockClient client = losingClient()) {
+            losingMulti.set(true);
+            List<Lease> leases = acquiredBehindAHeldCreate(client, names);
+
+            assertThat(losingMulti.get()).as("the multi's answer was lost").isFalse();
+            assertThat(multiSizes).as("b and c in one multi").containsExactly(2);
+            for (int i = 0; i < names.size(); i++) {
+                Stat node = onlyNode(admin, LockPaths.directory(names.get(i)));
+                assertThat(leases.get(i).token()).as(names.get(i) + ": the lease is on the one node made")
+                        .isEqualTo(node.getCzxid());
+            }
+            releaseAndRemovePlaceholders(admin, leases, names);
+        }
+    }
+
+    /**
+     * The first name's create is sent and its answer held while the others start (their creates
+     * wait for it), then answered; the leases, in the names' order.
+     */
+    private List<Lease> acquiredBehindAHeldCreate(ZooKeeperLockClient client, List<String> names) throws Exception {
+        CompletableFuture<Void> firstAnswered = new CompletableFuture<>();
+        holdingCreate.set(firstAnswered);
+        List<CompletableFuture<Lease>> acquires = new ArrayList<>();
+        for (String name : names) {
+            acquires.add(client.lock(name).acquireAsync(Duration.ofSeconds(10)));
+        }
+        assertThat(multiSizes).as("the others wait for the first create").isEmpty();
+        firstAnswered.complete(null);
+        List<Lease> leases = new ArrayList<>();
+        for (CompletableFuture<Lease> acquire : acquires) {
+            leases.add(acquire.get(10, TimeUnit.SECONDS));
+        }
+        return leases;
+    }
+
+    /**
+     * An admin client, with a persistent "placeholder" node in each name's directory: the directory
+     * exists, and no container clean-up takes it while it is empty.
+     */
+    private CuratorFramework adminWithPlaceholders(List<String> names) throws Exception {
+        CuratorFramework admin = CuratorFrameworkFactory.newClient(ensemble.directConnectString(), new RetryNTimes(3, 100));
+        admin.start();
+        for (String name : names) {
+            admin.create().creatingParentContainersIfNeeded().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+        return admin;
+    }
+
+    private static void releaseAndRemovePlaceholders(CuratorFramework admin, List<Lease> leases, List<String> names)
+            throws Exception {
+        for (Lease lease : leases) {
+            assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
+        }
+        for (String name : names) {
+            admin.delete().forPath(LockPaths.directory(name) + "/placeholder");
+        }
+    }
+
+    private long session() throws Exception {
+        return losingCurator.get().getZookeeperClient().getZooKeeper().getSessionId();
     }
 }
