@@ -26,6 +26,12 @@ final class AcquisitionSlot {
     private boolean ended;
     /** Whether an attempt or a release failed: a write of the key may still land, so its number is never reused. */
     private volatile boolean uncertain;
+    /**
+     * Whether a lengthening may have moved the key onto a lease that {@link #current} does not hold
+     * (its answer was lost, or the key was no longer the holder's): a release then deletes the key
+     * where it stands, guarded on the holder id, before it revokes the lease.
+     */
+    volatile boolean keyMayHaveMoved;
 
     AcquisitionSlot(CompletableFuture<Acquisitions.Acquisition> current) {
         this.current = current;

@@ -223,8 +223,12 @@ final class Acquisitions {
     private <T> CompletableFuture<T> keptAlive(AcquisitionSlot slot, Acquisition acquisition, QueueKeys queue,
                                                String tag, Duration ttl, boolean shared,
                                                Function<Acquisition, CompletableFuture<T>> use, Consumer<T> discard) {
-        CompletableFuture<KeepAlives.Liveness> alive = keepAlives.keepAlive(acquisition, false);
         CompletableFuture<T> used = use.apply(acquisition);
+        // A failed keep-alive fails the attempt only once its Txn settled: the release or abandon that
+        // follows waits for the attempt (AcquisitionSlot), and must not delete the key before it lands.
+        CompletableFuture<KeepAlives.Liveness> alive = keepAlives.keepAlive(acquisition, false)
+                .exceptionallyCompose(error -> used.handle((ignored, failed) -> null)
+                        .thenCompose(ignored -> CompletableFuture.<KeepAlives.Liveness>failedFuture(Futures.unwrap(error))));
         return alive.handle((liveness, error) -> {
             if (error != null || liveness != KeepAlives.Liveness.ALIVE) {
                 used.thenAccept(discard);
@@ -302,12 +306,14 @@ final class Acquisitions {
         // Off the session first: its loss must not be reported for a key that lives on elsewhere.
         leave(acquisition);
         acquisition.retireNumber();
+        slot.keyMayHaveMoved = true;
         return moveToNewLease(acquisition, holder, seconds).thenApply(moved -> {
             if (moved.isEmpty()) {
                 return false;
             }
             slot.current = CompletableFuture.completedFuture(
                     new Acquisition(moved.getAsLong(), seconds, acquisition.key(), null, null, null, acquisition.created()));
+            slot.keyMayHaveMoved = false;
             revokeOwn(acquisition);
             return true;
         });
@@ -356,15 +362,19 @@ final class Acquisitions {
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        return slot.end().thenCompose(ignored -> slot.current)
+        // After the renewal in flight too: a lengthening may move the key onto another lease.
+        CompletableFuture<Acquisition> settled;
+        synchronized (slot) {
+            settled = slot.end().thenCompose(ignored -> settled(slot.lastRenewal)).thenCompose(ignored -> slot.current);
+        }
+        return settled
                 .handle((acquisition, grantFailed) -> acquisition)
                 .thenCompose(acquisition -> {
                     if (acquisition == null) {
                         return CompletableFuture.completedFuture(false);
                     }
                     leave(acquisition);
-                    CompletableFuture<Boolean> ended = acquisition.session() == null
-                            ? client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true)
+                    CompletableFuture<Boolean> ended = acquisition.session() == null ? endOwnLease(slot, acquisition, holder)
                             : onlyOnItsLease ? deleteIfStillOn(acquisition)
                             : writes.delete(acquisition.key(), value(holder));
                     return ended.handle((wasOurs, error) -> {
@@ -385,6 +395,26 @@ final class Acquisitions {
                         throw new CompletionException(Futures.unwrap(error));
                     });
                 });
+    }
+
+    /**
+     * Ends a key on an etcd lease of its own: revokes the lease, which deletes the key with it. If a
+     * lengthening may have moved the key onto a lease this client never learnt of (its answer was
+     * lost), the key is first deleted where it stands, guarded on the holder id, so that it does not
+     * live on, held by nobody, for the whole extension; the lease is then revoked, even if it is
+     * gone already.
+     */
+    private CompletableFuture<Boolean> endOwnLease(AcquisitionSlot slot, Acquisition acquisition, String holder) {
+        if (!slot.keyMayHaveMoved) {
+            return client.getLeaseClient().revoke(acquisition.leaseId()).thenApply(revoked -> true);
+        }
+        return writes.delete(acquisition.key(), value(holder)).thenCompose(deleted ->
+                client.getLeaseClient().revoke(acquisition.leaseId()).handle((revoked, error) -> {
+                    if (error != null && !EtcdErrors.isLeaseNotFound(error)) {
+                        throw new CompletionException(Futures.unwrap(error));
+                    }
+                    return deleted;
+                }));
     }
 
     /**

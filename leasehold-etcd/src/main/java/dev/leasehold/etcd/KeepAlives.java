@@ -112,7 +112,7 @@ final class KeepAlives {
             ttlNanos = Math.max(ttlNanos, each.ttlNanos());
         }
         CompletableFuture<long[]> created = session.covers(System.nanoTime(), ttlNanos - ttlNanos / 3)
-                ? read(keys).thenApply(Read::created)
+                ? read(keys, session.leaseId).thenApply(Read::created)
                 : confirmed(session.leaseId, session, keys, System.nanoTime() + retryNanos);
         created.whenComplete((found, error) -> {
             if (error != null) {
@@ -151,7 +151,7 @@ final class KeepAlives {
      * keep-alive's raft term, a session's bound moves to the keep-alive's send
      * ({@link Sessions.Session#confirmed}).
      *
-     * @return each key's create revision (0 if absent), or null if the lease is gone
+     * @return each key's create revision (0 if absent or on another lease), or null if the lease is gone
      */
     private CompletableFuture<long[]> confirmed(long leaseId, Sessions.Session session, List<ByteSequence> keys,
                                                 long giveUpAtNanos) {
@@ -161,7 +161,7 @@ final class KeepAlives {
             if (kept == Answer.GONE) {
                 return CompletableFuture.completedFuture(null);
             }
-            return read(keys).thenCompose(read -> {
+            return read(keys, leaseId).thenCompose(read -> {
                 if (read.term() == kept.term()) {
                     if (session != null) {
                         session.confirmed(kept.sentAtNanos());
@@ -198,11 +198,14 @@ final class KeepAlives {
         }).thenCompose(answer -> answer);
     }
 
-    /** Reads {@code keys} in linearizable reads: one {@code Range} for one key, read-only {@code Txn}s for more. */
-    private CompletableFuture<Read> read(List<ByteSequence> keys) {
+    /**
+     * Reads {@code keys}, each expected on lease {@code leaseId}, in linearizable reads: one
+     * {@code Range} for one key, read-only {@code Txn}s for more.
+     */
+    private CompletableFuture<Read> read(List<ByteSequence> keys, long leaseId) {
         if (keys.size() == 1) {
-            return client.getKVClient().get(keys.get(0), KEYS_ONLY)
-                    .thenApply(response -> new Read(response.getHeader().getRaftTerm(), new long[] {created(response)}));
+            return client.getKVClient().get(keys.get(0), KEYS_ONLY).thenApply(response ->
+                    new Read(response.getHeader().getRaftTerm(), new long[] {created(response, leaseId)}));
         }
         List<CompletableFuture<Read>> parts = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += MAX_READS_PER_TXN) {
@@ -212,7 +215,7 @@ final class KeepAlives {
                 List<GetResponse> each = response.getGetResponses();
                 long[] found = new long[each.size()];
                 for (int i = 0; i < found.length; i++) {
-                    found[i] = created(each.get(i));
+                    found[i] = created(each.get(i), leaseId);
                 }
                 return new Read(response.getHeader().getRaftTerm(), found);
             }));
@@ -231,8 +234,16 @@ final class KeepAlives {
         });
     }
 
-    /** The create revision of the one key a read of it found, 0 if it found none. */
-    private static long created(GetResponse response) {
-        return response.getKvs().isEmpty() ? 0 : response.getKvs().get(0).getCreateRevision();
+    /**
+     * The create revision of the one key a read of it found on lease {@code leaseId}, 0 if it found
+     * none there. A key found on another lease is not the holder's either: an extension whose answer
+     * was lost may have moved it onto a lease nothing keeps alive, whose expiry deletes it while
+     * this lease lives on (the move's {@code Txn} keeps the key's create revision).
+     */
+    private static long created(GetResponse response, long leaseId) {
+        if (response.getKvs().isEmpty() || response.getKvs().get(0).getLease() != leaseId) {
+            return 0;
+        }
+        return response.getKvs().get(0).getCreateRevision();
     }
 }
