@@ -160,7 +160,11 @@ final class LeaderCandidate implements Leadership {
             }
             closed = true;
             if (events != null) {
-                events.shutdown();
+                // Only once the last run has handed its last event over: a run that outlived
+                // resign()'s bounded wait (a backend that does not answer) still owes onRevoked.
+                ExecutorService stopping = events;
+                (run == null ? CompletableFuture.<Void>completedFuture(null) : run.finished)
+                        .whenComplete((ignored, error) -> stopping.shutdown());
             }
         } finally {
             state.unlock();
@@ -176,6 +180,8 @@ final class LeaderCandidate implements Leadership {
     private final class Run {
 
         final CompletableFuture<Void> stop = new CompletableFuture<>();
+        /** Completes when the run's thread ended, every event it owes handed to {@link #events}. */
+        final CompletableFuture<Void> finished = new CompletableFuture<>();
         final LeadershipListener listener;
         final ExecutorService events;
         final Thread thread;
@@ -192,6 +198,7 @@ final class LeaderCandidate implements Leadership {
             } finally {
                 // Also when the client was closed: start() may then be called again (and fail at once).
                 stop.complete(null);
+                finished.complete(null);
             }
         }
 
@@ -241,7 +248,14 @@ final class LeaderCandidate implements Leadership {
         private void hold(LeaderTerm elected) {
             term = elected;
             publish(elected);
-            events.execute(() -> deliver(() -> listener.onElected(elected)));
+            // A term already over when its turn comes (it ended while the listener was still busy, or the
+            // candidate resigned or was closed meanwhile) is not announced; its onRevoked still comes, so
+            // onElected never starts after resign() or close() returned.
+            events.execute(() -> {
+                if (elected.isValid()) {
+                    deliver(() -> listener.onElected(elected));
+                }
+            });
             nextTerm.complete(elected);
             Duration refresh = options.lockOptions().renewalPeriod();
             while (!elected.isOver() && !stop.isDone()) {

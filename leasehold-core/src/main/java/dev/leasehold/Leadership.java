@@ -70,12 +70,17 @@ public interface Leadership extends AutoCloseable {
     /**
      * Leaves the election: ends the current term, if any ({@link Lease#lost()} completes, then the
      * leader record is cleared and the lease released, so another candidate is elected at once),
-     * or stops waiting for the lock. Returns once that is done (bounded by the client's operation
-     * timeout). Idempotent; {@link #start} may join again later.
+     * or stops waiting for the lock. Returns once that is done, or after 10 s if the backend does
+     * not answer (the clearing and the release go on, and the listener's {@code onRevoked} still
+     * comes). No {@code onElected} starts for a term that has ended, so none after this returned
+     * for a term it ended. Idempotent; {@link #start} may join again later.
      */
     void resign();
 
-    /** {@link #resign()}, then stops the candidate's threads for good. Idempotent. */
+    /**
+     * {@link #resign()}, then stops the candidate's threads for good, once the listener has been
+     * handed every {@code onRevoked} it is owed. Idempotent.
+     */
     @Override
     void close();
 }
