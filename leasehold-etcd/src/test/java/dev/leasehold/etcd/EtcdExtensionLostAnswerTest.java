@@ -51,14 +51,7 @@ class EtcdExtensionLostAnswerTest {
              EtcdLockClient other = client();
              Client admin = Client.builder().endpoints(cluster.get().endpoints()).build()) {
             Lease lease = cut.lock("job", LockOptions.fixedLease(Duration.ofSeconds(5))).acquire(Duration.ofSeconds(5));
-            long firstLease = keys(admin).get(0).getLease();
-
-            drops.dropNext("Txn"); // the move's Txn: applied, its answer lost
-            CompletableFuture<Void> extension = lease.extendAsync(Duration.ofSeconds(60));
-            assertThat(extension).as("the extension fails: its answer was lost").failsWithin(Duration.ofSeconds(10));
-            assertThat(drops.dropped()).isEqualTo(1);
-            assertThat(keys(admin)).singleElement().as("the key moved onto a new lease on the server")
-                    .satisfies(key -> assertThat(key.getLease()).isNotEqualTo(firstLease));
+            extendLosingTheAnswer(lease, Duration.ofSeconds(60), drops, admin);
 
             assertThat(lease.release()).isEqualTo(ReleaseStatus.RELEASED);
             assertThat(keys(admin)).as("the key is gone with the release").isEmpty();
@@ -103,13 +96,7 @@ class EtcdExtensionLostAnswerTest {
              EtcdLockClient other = client();
              Client admin = Client.builder().endpoints(cluster.get().endpoints()).build()) {
             Lease first = cut.lock("dual", LockOptions.watchdog(Duration.ofSeconds(3))).acquire(Duration.ofSeconds(5));
-            long session = keys(admin).get(0).getLease();
-
-            drops.dropNext("Txn"); // the move's Txn: applied, its answer lost
-            CompletableFuture<Void> extension = first.extendAsync(Duration.ofSeconds(4));
-            assertThat(extension).as("the extension fails: its answer was lost").failsWithin(Duration.ofSeconds(10));
-            assertThat(keys(admin)).singleElement().as("the key moved onto a lease of its own on the server")
-                    .satisfies(key -> assertThat(key.getLease()).isNotEqualTo(session));
+            extendLosingTheAnswer(first, Duration.ofSeconds(4), drops, admin);
             assertLostBeforeTheNextGrant(first, other, "dual");
         }
     }
@@ -138,6 +125,20 @@ class EtcdExtensionLostAnswerTest {
                     .satisfies(key -> assertThat(key.getLease()).isNotEqualTo(session));
             assertLostBeforeTheNextGrant(first, other, "dual-cut");
         }
+    }
+
+    /**
+     * Extends {@code lease} past its ttl with the move's {@code Txn} applied and its answer lost:
+     * the extension fails, and the key hangs on a new lease the client does not know.
+     */
+    private static void extendLosingTheAnswer(Lease lease, Duration extension, DroppedAnswers drops, Client admin) {
+        long before = keys(admin).get(0).getLease();
+        drops.dropNext("Txn");
+        assertThat(lease.extendAsync(extension)).as("the extension fails: its answer was lost")
+                .failsWithin(Duration.ofSeconds(10));
+        assertThat(drops.dropped()).isEqualTo(1);
+        assertThat(keys(admin)).singleElement().as("the key moved onto a new lease on the server")
+                .satisfies(key -> assertThat(key.getLease()).isNotEqualTo(before));
     }
 
     /**
