@@ -362,13 +362,7 @@ final class Acquisitions {
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        // After the renewal in flight too: a lengthening may move the key onto another lease.
-        CompletableFuture<Acquisition> settled;
-        synchronized (slot) {
-            settled = slot.end().thenCompose(ignored -> settled(slot.lastRenewal)).thenCompose(ignored -> slot.current);
-        }
-        return settled
-                .handle((acquisition, grantFailed) -> acquisition)
+        return lastOf(slot)
                 .thenCompose(acquisition -> {
                     if (acquisition == null) {
                         return CompletableFuture.completedFuture(false);
@@ -395,6 +389,19 @@ final class Acquisitions {
                         throw new CompletionException(Futures.unwrap(error));
                     });
                 });
+    }
+
+    /**
+     * Ends {@code slot} for attempts; completes with its acquisition once the last attempt and the
+     * renewal in flight (a lengthening may move the key onto another lease) have settled, or with
+     * null if no grant ever placed its key.
+     */
+    private static CompletableFuture<Acquisition> lastOf(AcquisitionSlot slot) {
+        CompletableFuture<Acquisition> settled;
+        synchronized (slot) {
+            settled = slot.end().thenCompose(ignored -> settled(slot.lastRenewal)).thenCompose(ignored -> slot.current);
+        }
+        return settled.handle((acquisition, grantFailed) -> acquisition);
     }
 
     /**
@@ -435,12 +442,7 @@ final class Acquisitions {
         if (slot == null) {
             return CompletableFuture.completedFuture(false);
         }
-        CompletableFuture<Acquisition> settled;
-        synchronized (slot) {
-            settled = slot.end().thenCompose(ignored -> settled(slot.lastRenewal))
-                    .thenCompose(ignored -> slot.current);
-        }
-        return settled.handle((acquisition, grantFailed) -> acquisition).thenCompose(acquisition -> {
+        return lastOf(slot).thenCompose(acquisition -> {
             if (acquisition == null) {
                 return CompletableFuture.completedFuture(false);
             }
