@@ -76,6 +76,8 @@ public final class Coalescer<Q, A> {
     private final int maxBatch;
     private final long stallMillis;
     private final Map<Object, Lane<Q, A>> lanes = new HashMap<>();
+    /** The lanes this thread's {@link #moveOn} loop still has to move on; null outside it. */
+    private final ThreadLocal<ArrayDeque<Object>> movingOn = new ThreadLocal<>();
 
     /**
      * @param lane        which lane a request belongs to: only requests of one lane share a call
@@ -129,7 +131,29 @@ public final class Coalescer<Q, A> {
         // The lane moves on when every answer is in, or after the stall bound if the call hangs.
         CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
                 .completeOnTimeout(null, stallMillis, TimeUnit.MILLISECONDS)
-                .whenComplete((ignored, error) -> next(key));
+                .whenComplete((ignored, error) -> moveOn(key));
+    }
+
+    /**
+     * Sends the lane's next batch. A batch answered at once (a sender that knows it is not
+     * connected) moves its lane on from within this call: that key is queued for this thread's
+     * loop instead of sent from deeper in the stack, so a long queue drains without overflowing it.
+     */
+    private void moveOn(Object key) {
+        ArrayDeque<Object> queued = movingOn.get();
+        if (queued != null) {
+            queued.add(key);
+            return;
+        }
+        queued = new ArrayDeque<>();
+        movingOn.set(queued);
+        try {
+            for (Object next = key; next != null; next = queued.poll()) {
+                next(next);
+            }
+        } finally {
+            movingOn.remove();
+        }
     }
 
     /** Sends the lane's next batch, or marks it idle. */
